@@ -1,0 +1,7 @@
+export * from './common';
+export * from './limits';
+export * from './sessions';
+export * from './votes';
+export * from './media';
+export * from './admin';
+export * from './runtime-config';

@@ -1,0 +1,12 @@
+import { bootService, connectMongo, disconnectMongo } from '@logovote/service-kit';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+
+bootService({
+  service: 'notify',
+  loadConfig,
+  async start(config, logger) {
+    await connectMongo(config.MONGODB_URI, logger);
+    return { app: buildApp({ logger }), onShutdown: disconnectMongo };
+  },
+});
