@@ -19,6 +19,10 @@ if (!values.dir || !Number.isInteger(port) || port <= 0) {
 const dir = resolve(values.dir);
 const server = createStaticServer({ dir, spa: values.spa });
 server.listen(port, values.host, () => process.stdout.write(`serving ${dir} on http://${values.host}:${port}\n`));
-const stop = () => server.close(() => process.exit(0));
+const stop = () => {
+  server.close(() => process.exit(0));
+  // The gateway keeps upstream connections alive; idle ones must not hold the shutdown.
+  server.closeIdleConnections();
+};
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -1,0 +1,10 @@
+// @logovote/devstack: starts/stops the real local servers for `npm start` and tests.
+export { repoRoot, toolsBinDir } from './paths';
+export { toolPath, ensureInfraInstalled, type ToolName } from './tools';
+export { spawnManaged, stopAll, stopOnFailure, readLogTail, type ManagedProcess, type SpawnManagedOptions } from './processes';
+export { waitForHttp, waitForTcp, waitFor, findFreePort, type WaitForHttpOptions, type WaitForTcpOptions } from './wait';
+export { mongoPing } from './mongoping';
+export { startFerretDB, type StartFerretDBOptions } from './ferretdb';
+export { startMinio, type StartMinioOptions } from './minio';
+export { startMailCatcher, mailCatcherClient, type StartMailCatcherOptions, type MailCatcherClient, type CaughtMail } from './mailcatcher';
+export { startNginx, nginxTempPathsDirectives, nginxMainDirectives, renderNginxConf, type StartNginxOptions } from './nginx';

@@ -1,0 +1,334 @@
+#!/usr/bin/env bash
+# Installs the pinned local infrastructure (FerretDB, MinIO, k6, helm, MailDev,
+# nginx, chromium) and links every binary into <repo>/.tools/bin.
+#
+# Built artefacts live in a cache OUTSIDE the clone, one directory per
+# <tool>-<version>, so fresh clones and worktrees reuse them and a second run
+# only checks the binaries and refreshes the symlinks (seconds).
+#
+#   scripts/install-infra.sh                      # everything
+#   scripts/install-infra.sh --only ferretdb,minio,maildev
+#
+# Env: LOGOVOTE_TOOLS_CACHE (default ~/.cache/logovote-tools).
+set -Eeuo pipefail
+
+# ---- pinned versions --------------------------------------------------------
+FERRETDB_VERSION=v1.24.2        # last 1.x (SQLite backend, no PostgreSQL needed)
+MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
+# go.k6.io/k6/v2 is not on the Go module proxy, so k6 stays on the v1 line.
+K6_VERSION=v1.8.1
+HELM_VERSION=v3.22.0
+MAILDEV_VERSION=3.0.0
+# mailparser >= 3.9.37 pins @zone-eu/mailsplit versions the npm registry we can
+# reach does not serve (ETARGET for 5.4.30); 3.9.31 uses 5.4.19, which it does.
+MAILDEV_MAILPARSER_VERSION=3.9.31
+DEBIAN_PACKAGES=(nginx-light chromium fonts-liberation)
+
+ALL_TOOLS=(ferretdb minio k6 helm maildev nginx chromium)
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE="${LOGOVOTE_TOOLS_CACHE:-$HOME/.cache/logovote-tools}"
+BIN_DIR="$REPO_ROOT/.tools/bin"
+
+# ---- error reporting ----------------------------------------------------------
+STEP="startup"
+STEP_LOG=""
+CLEANUP=()   # half-built temp dirs to remove if a step fails
+on_error() {
+  local rc=$?
+  # With errtrace the trap also fires inside $(...) and ( ... ); report once, from the main shell.
+  [[ $BASHPID -eq $$ ]] || exit "$rc"
+  echo "[infra] FAILED (exit $rc) during: $STEP" >&2
+  [[ ${#CLEANUP[@]} -eq 0 ]] || rm -rf "${CLEANUP[@]}"
+  if [[ -n "$STEP_LOG" && -f "$STEP_LOG" ]]; then
+    echo "[infra] last lines of $STEP_LOG:" >&2
+    tail -n 40 "$STEP_LOG" | sed 's/^/[infra]   /' >&2
+  fi
+  exit "$rc"
+}
+trap on_error ERR
+
+log() { echo "[infra] $*"; }
+die() { echo "[infra] ERROR: $*" >&2; exit 1; }
+
+usage() {
+  cat <<EOF
+Usage: $0 [--only name1,name2,...]
+Tools: ${ALL_TOOLS[*]}
+Cache: \$LOGOVOTE_TOOLS_CACHE (now: $CACHE)
+EOF
+}
+
+# ---- arguments ----------------------------------------------------------------
+SELECTED=("${ALL_TOOLS[@]}")
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --only)
+      [[ $# -ge 2 ]] || die "--only needs a comma-separated list"
+      IFS=',' read -r -a SELECTED <<<"$2"
+      shift 2
+      ;;
+    --only=*)
+      IFS=',' read -r -a SELECTED <<<"${1#--only=}"
+      shift
+      ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown argument: $1" ;;
+  esac
+done
+for t in "${SELECTED[@]}"; do
+  [[ " ${ALL_TOOLS[*]} " == *" $t "* ]] || die "unknown tool '$t' (known: ${ALL_TOOLS[*]})"
+done
+selected() { [[ " ${SELECTED[*]} " == *" $1 "* ]]; }
+
+mkdir -p "$CACHE" "$BIN_DIR"
+
+# ---- helpers ------------------------------------------------------------------
+# Atomic replace, so a concurrently starting server never sees a missing link.
+link_bin() { # link_bin <target> <name>
+  ln -sfn "$1" "$BIN_DIR/.$2.tmp.$$"
+  mv -Tf "$BIN_DIR/.$2.tmp.$$" "$BIN_DIR/$2"
+}
+
+# Serialise installs of one tool across concurrent runs (e.g. test workers and
+# `npm start` at once) so nobody builds the same thing twice.
+with_lock() { # with_lock <name> <command...>
+  local name=$1; shift
+  local lock="$CACHE/.$name.lock"
+  exec {LOCK_FD}>"$lock"
+  if ! flock -n "$LOCK_FD"; then
+    log "$name: another install is running, waiting for it..."
+    flock "$LOCK_FD"
+  fi
+  "$@"
+  exec {LOCK_FD}>&-
+}
+
+# Runs "<bin> <version args>" quietly; success means the cached binary is usable.
+binary_works() { # binary_works <bin> <args...>
+  [[ -x "$1" ]] && "$@" >/dev/null 2>&1
+}
+
+require_go() {
+  command -v go >/dev/null 2>&1 || die "'go' is not on PATH (needed to build $1); install Go >= 1.24"
+}
+
+# go_install <tool> <version> <package@version> <binary name>
+# Builds into a temp dir and renames it into place so an interrupted build
+# never leaves a half-written cache entry.
+go_install_tool() {
+  local tool=$1 version=$2 pkg=$3 binname=$4
+  local dir="$CACHE/$tool-$version"
+  local bin="$dir/bin/$binname"
+  STEP="$tool $version: check cache"
+  STEP_LOG=""
+  if binary_works "$bin" "${VERSION_ARGS[@]}"; then
+    log "$tool $version: cached"
+  else
+    require_go "$tool"
+    local tmp="$dir.tmp.$$"
+    CLEANUP=("$tmp")
+    rm -rf "$tmp"
+    mkdir -p "$tmp/bin"
+    STEP_LOG="$CACHE/$tool-$version.build.log"
+    STEP="$tool $version: go install $pkg"
+    log "$tool $version: building (this takes a few minutes)... log: $STEP_LOG"
+    local t0=$SECONDS
+    GOBIN="$tmp/bin" go install "$pkg" >"$STEP_LOG" 2>&1
+    STEP="$tool $version: verify built binary"
+    "$tmp/bin/$binname" "${VERSION_ARGS[@]}" >>"$STEP_LOG" 2>&1
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+    log "$tool $version: built in $((SECONDS - t0))s"
+  fi
+  link_bin "$bin" "$binname"
+}
+
+# ---- FerretDB -----------------------------------------------------------------
+# A plain `go install` panics at start-up: build/version/version.txt is produced
+# by FerretDB's own build (git describe). So: copy the module source, write the
+# version files its build would generate, then `go build` the sqlite-capable
+# binary (SQLite is compiled in unless the ferretdb_no_sqlite tag is set).
+build_ferretdb() {
+  local dir="$CACHE/ferretdb-$FERRETDB_VERSION"
+  local bin="$dir/bin/ferretdb"
+  STEP="ferretdb $FERRETDB_VERSION: check cache"
+  STEP_LOG=""
+  if binary_works "$bin" --version; then
+    log "ferretdb $FERRETDB_VERSION: cached"
+  else
+    require_go ferretdb
+    STEP_LOG="$CACHE/ferretdb-$FERRETDB_VERSION.build.log"
+    : >"$STEP_LOG"
+    log "ferretdb $FERRETDB_VERSION: building (this takes a few minutes)... log: $STEP_LOG"
+    local t0=$SECONDS
+    local src="$dir.src.$$" tmp="$dir.tmp.$$"
+    CLEANUP=("$src" "$tmp")
+    rm -rf "$src" "$tmp"
+
+    STEP="ferretdb $FERRETDB_VERSION: go mod download"
+    local info moddir commit
+    info=$(go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" 2>>"$STEP_LOG")
+    echo "$info" >>"$STEP_LOG"
+    moddir=$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"$info")
+    commit=$(sed -n 's/^[[:space:]]*"Hash": "\([0-9a-f]*\)",\{0,1\}$/\1/p' <<<"$info")
+    [[ -n "$moddir" && -d "$moddir" ]] || { echo "no module Dir in go mod download output" >>"$STEP_LOG"; false; }
+
+    STEP="ferretdb $FERRETDB_VERSION: prepare source"
+    cp -R "$moddir" "$src"
+    chmod -R u+w "$src"
+    # Files normally generated by build/version/generate.go (see version.go).
+    printf '%s\n' "$FERRETDB_VERSION" >"$src/build/version/version.txt"
+    printf '%s\n' "${commit:-unknown}" >"$src/build/version/commit.txt"
+    printf '%s\n' "$FERRETDB_VERSION" >"$src/build/version/branch.txt"
+    printf '%s\n' "logovote-source" >"$src/build/version/package.txt"
+
+    STEP="ferretdb $FERRETDB_VERSION: go build ./cmd/ferretdb"
+    mkdir -p "$tmp/bin"
+    # -buildvcs=false: the copy is not a git checkout; a stray vcs.revision
+    # would also clash with commit.txt (version.go panics on a mismatch).
+    (cd "$src" && GOFLAGS=-buildvcs=false go build -o "$tmp/bin/ferretdb" ./cmd/ferretdb) >>"$STEP_LOG" 2>&1
+
+    STEP="ferretdb $FERRETDB_VERSION: verify built binary"
+    "$tmp/bin/ferretdb" --version >>"$STEP_LOG" 2>&1
+    rm -rf "$dir" "$src"
+    mv "$tmp" "$dir"
+    log "ferretdb $FERRETDB_VERSION: built in $((SECONDS - t0))s"
+  fi
+  link_bin "$bin" ferretdb
+}
+
+# ---- MailDev (npm) --------------------------------------------------------------
+install_maildev() {
+  local dir="$CACHE/maildev-$MAILDEV_VERSION"
+  local bin="$dir/node_modules/.bin/maildev"
+  STEP="maildev $MAILDEV_VERSION: check cache"
+  STEP_LOG=""
+  if binary_works "$bin" --version; then
+    log "maildev $MAILDEV_VERSION: cached"
+  else
+    command -v npm >/dev/null 2>&1 || die "'npm' is not on PATH (needed to install maildev)"
+    STEP_LOG="$CACHE/maildev-$MAILDEV_VERSION.install.log"
+    log "maildev $MAILDEV_VERSION: installing from npm... log: $STEP_LOG"
+    local t0=$SECONDS
+    local tmp="$dir.tmp.$$"
+    CLEANUP=("$tmp")
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
+    STEP="maildev $MAILDEV_VERSION: npm install"
+    cat >"$tmp/package.json" <<EOF
+{
+  "name": "logovote-maildev",
+  "private": true,
+  "dependencies": { "maildev": "$MAILDEV_VERSION" },
+  "overrides": { "mailparser": "$MAILDEV_MAILPARSER_VERSION" }
+}
+EOF
+    # MailDev ships prebuilt JS and needs no install scripts. A couple of its
+    # transitive deps declare node >= 22 but work on 20 (EBADENGINE warning).
+    (cd "$tmp" && npm install --prefix "$tmp" --no-audit --no-fund --no-update-notifier) >"$STEP_LOG" 2>&1
+    STEP="maildev $MAILDEV_VERSION: verify"
+    "$tmp/node_modules/.bin/maildev" --version >>"$STEP_LOG" 2>&1
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+    log "maildev $MAILDEV_VERSION: installed in $((SECONDS - t0))s"
+  fi
+  link_bin "$bin" maildev
+}
+
+# ---- Debian packages (nginx, chromium) ---------------------------------------------
+APT_DONE=0
+install_debian_packages() {
+  local missing=()
+  [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
+  [[ -x /usr/bin/chromium ]] || missing+=(chromium)
+  dpkg -s fonts-liberation >/dev/null 2>&1 || missing+=(fonts-liberation)
+  if [[ ${#missing[@]} -eq 0 || $APT_DONE -eq 1 ]]; then
+    return 0
+  fi
+  if [[ $(id -u) -ne 0 ]]; then
+    die "missing Debian packages: ${missing[*]}. Install them as root: apt-get install -y --no-install-recommends ${DEBIAN_PACKAGES[*]}"
+  fi
+  STEP_LOG="$CACHE/apt.log"
+  log "apt: installing ${DEBIAN_PACKAGES[*]}... log: $STEP_LOG"
+  local t0=$SECONDS
+  local apt_opts=(-y --no-install-recommends -o DPkg::Lock::Timeout=600)
+  export DEBIAN_FRONTEND=noninteractive
+  # Only refresh the package lists when they are absent or the install fails
+  # (stale lists); apt-get update is the slow part.
+  if ! compgen -G '/var/lib/apt/lists/*_Packages' >/dev/null; then
+    STEP="apt-get update"
+    apt-get -o DPkg::Lock::Timeout=600 update >"$STEP_LOG" 2>&1
+  fi
+  STEP="apt-get install ${DEBIAN_PACKAGES[*]}"
+  if ! apt-get install "${apt_opts[@]}" "${DEBIAN_PACKAGES[@]}" >>"$STEP_LOG" 2>&1; then
+    STEP="apt-get update (retry)"
+    apt-get -o DPkg::Lock::Timeout=600 update >>"$STEP_LOG" 2>&1
+    STEP="apt-get install ${DEBIAN_PACKAGES[*]} (after update)"
+    apt-get install "${apt_opts[@]}" "${DEBIAN_PACKAGES[@]}" >>"$STEP_LOG" 2>&1
+  fi
+  APT_DONE=1
+  log "apt: installed in $((SECONDS - t0))s"
+}
+
+setup_nginx() {
+  STEP="nginx: install"; STEP_LOG=""
+  install_debian_packages
+  STEP="nginx: verify"
+  /usr/sbin/nginx -v >/dev/null 2>&1
+  log "nginx $(/usr/sbin/nginx -v 2>&1 | sed 's|.*nginx/||'): system"
+  link_bin /usr/sbin/nginx nginx
+}
+
+setup_chromium() {
+  STEP="chromium: install"; STEP_LOG=""
+  install_debian_packages
+  STEP="chromium: verify"
+  [[ -x /usr/lib/chromium/chromium || -x /usr/bin/chromium ]]
+  log "chromium $(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo '?'): system"
+  link_bin /usr/bin/chromium chromium
+}
+
+# ---- versions.env ----------------------------------------------------------------
+# Lists what .tools/bin actually points at (derived from the link targets), so it
+# stays right after a partial --only run.
+write_versions_env() {
+  local out="$REPO_ROOT/.tools/versions.env" t target v
+  {
+    echo "# Generated by scripts/install-infra.sh; versions .tools/bin points at."
+    echo "LOGOVOTE_TOOLS_CACHE=$CACHE"
+    for t in ferretdb minio k6 helm maildev; do
+      target=$(readlink "$BIN_DIR/$t" 2>/dev/null || true)
+      [[ -n "$target" && -e "$BIN_DIR/$t" ]] || continue
+      v=$(sed -n "s|.*/$t-\([^/]*\)/.*|\1|p" <<<"$target")
+      echo "${t^^}_VERSION=${v:-unknown}"
+    done
+    [[ -e "$BIN_DIR/nginx" ]] && echo "NGINX_VERSION=$(dpkg-query -W -f='${Version}' nginx-light 2>/dev/null || /usr/sbin/nginx -v 2>&1 | sed 's|.*nginx/||')"
+    [[ -e "$BIN_DIR/chromium" ]] && echo "CHROMIUM_VERSION=$(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo unknown)"
+    true
+  } >"$out.tmp"
+  mv "$out.tmp" "$out"
+}
+
+# ---- main ------------------------------------------------------------------------
+T0=$SECONDS
+if selected ferretdb; then with_lock ferretdb build_ferretdb; fi
+if selected minio; then
+  VERSION_ARGS=(--version)
+  with_lock minio go_install_tool minio "$MINIO_VERSION" "github.com/minio/minio@$MINIO_VERSION" minio
+fi
+if selected k6; then
+  VERSION_ARGS=(version)
+  with_lock k6 go_install_tool k6 "$K6_VERSION" "go.k6.io/k6@$K6_VERSION" k6
+fi
+if selected helm; then
+  VERSION_ARGS=(version --short)
+  with_lock helm go_install_tool helm "$HELM_VERSION" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" helm
+fi
+if selected maildev; then with_lock maildev install_maildev; fi
+if selected nginx; then with_lock apt setup_nginx; fi
+if selected chromium; then with_lock apt setup_chromium; fi
+
+STEP="write versions.env"; STEP_LOG=""
+write_versions_env
+log "done in $((SECONDS - T0))s: $(cd "$BIN_DIR" && ls | tr '\n' ' ')(in $BIN_DIR)"

@@ -1,0 +1,284 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  findFreePort,
+  renderNginxConf,
+  repoRoot,
+  spawnManaged,
+  startFerretDB,
+  startMailCatcher,
+  startMinio,
+  startNginx,
+  stopAll,
+  waitForHttp,
+  type ManagedProcess,
+} from '@logovote/devstack';
+import { renderGatewayServerConfig } from './gateway-config';
+import { htpasswdLine, loadOrCreateSecrets, type StackSecrets } from './secrets';
+
+export const SERVICES = ['sessions', 'votes', 'media', 'notify'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+export const REMOTES = ['create', 'vote', 'results', 'admin'] as const;
+export type RemoteName = (typeof REMOTES)[number];
+export type FrontendName = 'shell' | RemoteName;
+export type ComponentName = ServiceName | FrontendName | 'gateway';
+
+export interface StackPorts {
+  gateway: number;
+  services: Record<ServiceName, number>;
+  frontends: Record<FrontendName, number>;
+  mongo: number;
+  minio: number;
+  minioConsole: number;
+  smtp: number;
+  mailHttp: number;
+}
+
+/** The fixed ports of `npm start`; the README's port table mirrors these. */
+export const DEV_PORTS: StackPorts = {
+  gateway: 8080,
+  services: { sessions: 4001, votes: 4002, media: 4003, notify: 4004 },
+  frontends: { shell: 3000, create: 3001, vote: 3002, results: 3003, admin: 3004 },
+  mongo: 27117,
+  minio: 9100,
+  minioConsole: 9101,
+  smtp: 1025,
+  mailHttp: 1080,
+};
+
+/** Tests take whatever ports are free so they can run beside `npm start`. */
+export async function freePorts(): Promise<StackPorts> {
+  const next = () => findFreePort();
+  return {
+    gateway: await next(),
+    services: { sessions: await next(), votes: await next(), media: await next(), notify: await next() },
+    frontends: { shell: await next(), create: await next(), vote: await next(), results: await next(), admin: await next() },
+    mongo: await next(),
+    minio: await next(),
+    minioConsole: await next(),
+    smtp: await next(),
+    mailHttp: await next(),
+  };
+}
+
+export interface ObjectStoreTarget {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+}
+
+/** External servers named by the environment replace the embedded ones. */
+export interface ExternalServers {
+  mongoUri?: string;
+  objectStore?: ObjectStoreTarget;
+  smtpUrl?: string;
+}
+
+export function externalServersFromEnv(env: NodeJS.ProcessEnv): ExternalServers {
+  const external: ExternalServers = {};
+  if (env.MONGODB_URI) external.mongoUri = env.MONGODB_URI;
+  if (env.S3_ENDPOINT) {
+    if (!env.S3_ACCESS_KEY || !env.S3_SECRET_KEY) throw new Error('S3_ENDPOINT is set: S3_ACCESS_KEY and S3_SECRET_KEY are required too');
+    external.objectStore = {
+      endpoint: env.S3_ENDPOINT,
+      accessKey: env.S3_ACCESS_KEY,
+      secretKey: env.S3_SECRET_KEY,
+      bucket: env.S3_BUCKET ?? 'logovote-logos',
+      region: env.S3_REGION ?? 'us-east-1',
+    };
+  }
+  if (env.SMTP_URL) external.smtpUrl = env.SMTP_URL;
+  return external;
+}
+
+export interface StackOptions {
+  /** Holds data, logs, secrets and the generated gateway configuration (gitignored). */
+  runDir: string;
+  ports: StackPorts;
+  external: ExternalServers;
+  /** Start from empty databases and buckets (tests). */
+  freshData: boolean;
+  logLevel: string;
+  /** Base environment for secrets and overrides (ADMIN_USER, CSRF_SECRET, ...). */
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  mongoUri: string;
+  objectStore: ObjectStoreTarget;
+  smtpUrl: string;
+  /** The embedded mail catcher's HTTP API, when it runs. */
+  mailApiUrl: string | undefined;
+  secrets: StackSecrets;
+  /** The environment every service process gets (tests reuse it to build apps in-process). */
+  serviceEnv: NodeJS.ProcessEnv;
+  logDir: string;
+  startComponent(name: ComponentName): Promise<void>;
+  stopComponent(name: ComponentName): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const FRONTEND_DIRS: Record<FrontendName, string> = {
+  shell: 'shells/web',
+  create: 'mfes/create',
+  vote: 'mfes/vote',
+  results: 'mfes/results',
+  admin: 'mfes/admin',
+};
+
+const LOCAL_OBJECT_STORE_KEYS = { accessKey: 'logovote', secretKey: 'logovote-local-secret' };
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const { runDir, ports, external, log } = options;
+  const dataDir = join(runDir, 'data');
+  const logDir = join(runDir, 'logs');
+  if (options.freshData) rmSync(dataDir, { recursive: true, force: true });
+  rmSync(logDir, { recursive: true, force: true });
+  mkdirSync(logDir, { recursive: true });
+  const secrets = loadOrCreateSecrets(join(runDir, 'secrets.json'), options.env);
+
+  // Infrastructure first: the services refuse to start without it.
+  const [mongoUri, objectStore, mail] = await Promise.all([
+    external.mongoUri
+      ? Promise.resolve(external.mongoUri)
+      : startFerretDB({ port: ports.mongo, dataDir: join(dataDir, 'ferretdb'), logDir }).then(({ uri }) => {
+          log(`FerretDB      ${uri} (SQLite in ${join(dataDir, 'ferretdb')})`);
+          return `${uri}logovote`;
+        }),
+    external.objectStore
+      ? Promise.resolve(external.objectStore)
+      : startMinio({ port: ports.minio, consolePort: ports.minioConsole, dataDir: join(dataDir, 'minio'), logDir, ...LOCAL_OBJECT_STORE_KEYS }).then(
+          ({ endpoint }) => {
+            log(`MinIO         ${endpoint}`);
+            return { endpoint, ...LOCAL_OBJECT_STORE_KEYS, bucket: 'logovote-logos', region: 'us-east-1' };
+          },
+        ),
+    external.smtpUrl
+      ? Promise.resolve(undefined)
+      : startMailCatcher({ smtpPort: ports.smtp, httpPort: ports.mailHttp, logDir }).then((started) => {
+          log(`MailDev       smtp://127.0.0.1:${started.smtpPort}  web ${started.apiUrl}`);
+          return started;
+        }),
+  ]);
+  const smtpUrl = external.smtpUrl ?? `smtp://127.0.0.1:${ports.smtp}`;
+  const gatewayUrl = `http://localhost:${ports.gateway}`;
+
+  const serviceEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: options.logLevel,
+    MONGODB_URI: mongoUri,
+    S3_ENDPOINT: objectStore.endpoint,
+    S3_ACCESS_KEY: objectStore.accessKey,
+    S3_SECRET_KEY: objectStore.secretKey,
+    S3_BUCKET: objectStore.bucket,
+    S3_REGION: objectStore.region,
+    SMTP_URL: smtpUrl,
+    PUBLIC_ORIGIN: gatewayUrl,
+    CSRF_SECRET: secrets.csrfSecret,
+    IP_HASH_SALT: secrets.ipHashSalt,
+  };
+
+  const processes = new Map<ComponentName, ManagedProcess>();
+
+  const starters: Record<ComponentName, () => Promise<ManagedProcess>> = {
+    ...(Object.fromEntries(
+      SERVICES.map((service) => [
+        service,
+        async () => {
+          const proc = spawnManaged(service, process.execPath, [join(repoRoot, 'services', service, 'dist', 'server.js')], {
+            env: { ...serviceEnv, PORT: String(ports.services[service]) },
+            logDir,
+          });
+          await waitForHttp(`http://127.0.0.1:${ports.services[service]}/readyz`, { proc, timeoutMs: 60_000 });
+          return proc;
+        },
+      ]),
+    ) as Record<ServiceName, () => Promise<ManagedProcess>>),
+    ...(Object.fromEntries(
+      (Object.keys(FRONTEND_DIRS) as FrontendName[]).map((frontend) => [
+        frontend,
+        async () => {
+          const args = [
+            join(repoRoot, 'packages', 'static-server', 'dist', 'cli.js'),
+            '--dir',
+            join(repoRoot, FRONTEND_DIRS[frontend], 'dist'),
+            '--port',
+            String(ports.frontends[frontend]),
+          ];
+          if (frontend === 'shell') args.push('--spa');
+          const proc = spawnManaged(`web-${frontend}`, process.execPath, args, { logDir });
+          const probe = frontend === 'shell' ? '/' : '/mf-manifest.json';
+          await waitForHttp(`http://127.0.0.1:${ports.frontends[frontend]}${probe}`, { proc, timeoutMs: 30_000 });
+          return proc;
+        },
+      ]),
+    ) as Record<FrontendName, () => Promise<ManagedProcess>>),
+    gateway: async () => {
+      const gatewayDir = join(runDir, 'gateway');
+      mkdirSync(gatewayDir, { recursive: true });
+      const htpasswdFile = join(gatewayDir, 'admin.htpasswd');
+      writeFileSync(htpasswdFile, htpasswdLine(secrets.adminUser, secrets.adminPassword), { mode: 0o600 });
+      const upstream = (port: number) => `127.0.0.1:${port}`;
+      const serverConfig = renderGatewayServerConfig({
+        GATEWAY_LISTEN: `127.0.0.1:${ports.gateway}`,
+        SESSIONS_UPSTREAM: upstream(ports.services.sessions),
+        VOTES_UPSTREAM: upstream(ports.services.votes),
+        MEDIA_UPSTREAM: upstream(ports.services.media),
+        NOTIFY_UPSTREAM: upstream(ports.services.notify),
+        SHELL_UPSTREAM: upstream(ports.frontends.shell),
+        CREATE_REMOTE_UPSTREAM: upstream(ports.frontends.create),
+        VOTE_REMOTE_UPSTREAM: upstream(ports.frontends.vote),
+        RESULTS_REMOTE_UPSTREAM: upstream(ports.frontends.results),
+        ADMIN_REMOTE_UPSTREAM: upstream(ports.frontends.admin),
+        CREATE_MANIFEST_URL: '/remotes/create/mf-manifest.json',
+        VOTE_MANIFEST_URL: '/remotes/vote/mf-manifest.json',
+        RESULTS_MANIFEST_URL: '/remotes/results/mf-manifest.json',
+        ADMIN_MANIFEST_URL: '/remotes/admin/mf-manifest.json',
+        ADMIN_HTPASSWD_FILE: htpasswdFile,
+      });
+      const confPath = join(gatewayDir, 'nginx.conf');
+      writeFileSync(confPath, renderNginxConf(gatewayDir, serverConfig));
+      const { proc } = await startNginx({ prefixDir: gatewayDir, confPath, logDir, readyUrl: `http://127.0.0.1:${ports.gateway}/runtime-config.json` });
+      return proc;
+    },
+  };
+
+  const startComponent = async (name: ComponentName) => {
+    if (processes.has(name)) return;
+    processes.set(name, await starters[name]());
+  };
+  const stopComponent = async (name: ComponentName) => {
+    const proc = processes.get(name);
+    processes.delete(name);
+    await proc?.stop();
+  };
+
+  try {
+    await Promise.all([...SERVICES, ...(Object.keys(FRONTEND_DIRS) as FrontendName[])].map(startComponent));
+    await startComponent('gateway');
+  } catch (error: unknown) {
+    await stopAll();
+    throw error;
+  }
+  log(`Gateway       ${gatewayUrl}`);
+
+  return {
+    gatewayUrl,
+    mongoUri,
+    objectStore,
+    smtpUrl,
+    mailApiUrl: mail?.apiUrl,
+    secrets,
+    serviceEnv,
+    logDir,
+    startComponent,
+    stopComponent,
+    stop: stopAll,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm test`: installs the local servers on first use, builds, checks types and lint, starts the
+ * whole stack on free loopback ports with fresh data, and runs every jest project against it.
+ * Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureInfraInstalled, repoRoot } from '@logovote/devstack';
+import type { TestStackEnv } from '../tests/support/stack-env';
+import { STACK_ENV_VAR } from '../tests/support/stack-env';
+import { runNpmScript } from './lib/build';
+import { startControlServer } from './lib/control-server';
+import { REMOTES, SERVICES, freePorts, startStack } from './lib/stack';
+
+const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
+
+async function main(): Promise<number> {
+  const jestArgs = process.argv.slice(2);
+  log('checking local servers');
+  ensureInfraInstalled(['ferretdb', 'minio', 'maildev', 'nginx', 'chromium']);
+  if (process.env.LOGOVOTE_SKIP_BUILD === '1') {
+    log('LOGOVOTE_SKIP_BUILD=1: using the existing build, skipping type-check and lint');
+  } else {
+    log('building');
+    runNpmScript('build');
+    log('type-checking and linting');
+    runNpmScript('typecheck');
+    runNpmScript('lint');
+  }
+
+  log('starting the stack on free ports');
+  const stack = await startStack({
+    runDir: join(repoRoot, '.run', 'test'),
+    ports: await freePorts(),
+    external: {},
+    freshData: true,
+    logLevel: 'warn',
+    env: {},
+    log,
+  });
+  const control = await startControlServer(stack, [...SERVICES, 'shell', ...REMOTES]);
+  try {
+    const env: TestStackEnv = {
+      gatewayUrl: stack.gatewayUrl,
+      mongoUri: stack.mongoUri,
+      s3: stack.objectStore,
+      smtpUrl: stack.smtpUrl,
+      mailApiUrl: stack.mailApiUrl ?? '',
+      admin: { user: stack.secrets.adminUser, password: stack.secrets.adminPassword },
+      controlUrl: control.url,
+    };
+    const resultsFile = join(repoRoot, 'test-results', 'jest.json');
+    rmSync(resultsFile, { force: true });
+    const jestBin = join(repoRoot, 'node_modules', 'jest', 'bin', 'jest.js');
+    // Asynchronous, so the control server keeps answering the tests while jest runs.
+    const jest = spawn(process.execPath, [jestBin, '--json', `--outputFile=${resultsFile}`, ...jestArgs], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...process.env, [STACK_ENV_VAR]: JSON.stringify(env), CSRF_SECRET: stack.secrets.csrfSecret, IP_HASH_SALT: stack.secrets.ipHashSalt },
+    });
+    const status = await new Promise<number>((resolve) => jest.on('exit', (code) => resolve(code ?? 1)));
+    if (status !== 0) log(`jest failed; the servers' logs are in ${stack.logDir}`);
+    printSummary(resultsFile);
+    return status;
+  } finally {
+    control.server.close();
+    await stack.stop();
+  }
+}
+
+/** A plain closing line ('N passed, N failed, N skipped') that CI reads whatever the runner. */
+function printSummary(resultsFile: string): void {
+  if (!existsSync(resultsFile)) return;
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number };
+  process.stdout.write(`\njest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped\n`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`[test] ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

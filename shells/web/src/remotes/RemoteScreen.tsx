@@ -1,0 +1,52 @@
+import type { RemoteName } from '@logovote/contracts';
+import { useLocation } from '@logovote/ui';
+import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
+
+import { loadRemoteScreen } from './federation';
+import type { RemoteScreenProps } from './registry';
+import { RemoteErrorBoundary } from './RemoteErrorBoundary';
+import { RemoteLoading } from './RemoteStatus';
+
+type LazyScreen<N extends RemoteName> = LazyExoticComponent<ComponentType<RemoteScreenProps[N]>>;
+
+// One lazy component per remote, so navigating back to a loaded remote renders at once.
+// A failed load is evicted, so 'Try again' (or the next visit) starts a fresh load.
+const screens = new Map<RemoteName, LazyScreen<RemoteName>>();
+
+function getLazyScreen<N extends RemoteName>(name: N): LazyScreen<N> {
+  let screen = screens.get(name) as LazyScreen<N> | undefined;
+  if (!screen) {
+    const created: LazyScreen<N> = lazy(() =>
+      loadRemoteScreen(name).then(
+        (component) => ({ default: component }),
+        (error: unknown) => {
+          if (screens.get(name) === created) screens.delete(name);
+          throw error;
+        },
+      ),
+    );
+    screens.set(name, created as LazyScreen<RemoteName>);
+    screen = created;
+  }
+  return screen;
+}
+
+type Props<N extends RemoteName> = { remote: N; props: RemoteScreenProps[N] };
+
+/**
+ * A remote's screen, loaded on demand. While it loads a placeholder is shown; if the remote is
+ * down (manifest, remoteEntry or chunk fails) or its screen throws, only this area shows the
+ * fallback with 'Try again'; the rest of the shell keeps working.
+ */
+export function RemoteScreen<N extends RemoteName>({ remote, props }: Props<N>) {
+  const { pathname } = useLocation();
+  const [attempt, setAttempt] = useState(0);
+  const Screen = getLazyScreen(remote) as ComponentType<RemoteScreenProps[N]>;
+  return (
+    <RemoteErrorBoundary key={remote} remote={remote} resetKeys={[pathname, attempt]} onRetry={() => setAttempt((n) => n + 1)}>
+      <Suspense fallback={<RemoteLoading remote={remote} />}>
+        <Screen {...props} />
+      </Suspense>
+    </RemoteErrorBoundary>
+  );
+}

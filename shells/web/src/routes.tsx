@@ -1,0 +1,53 @@
+import { matchPath, useLocation } from '@logovote/ui';
+import { useEffect, type ReactNode } from 'react';
+
+import { ShellLayout } from './layout/ShellLayout';
+import { FingerprintTestPage } from './pages/FingerprintTestPage';
+import { ModerationTestPage } from './pages/ModerationTestPage';
+import { NotFoundPage, NOT_FOUND_TITLE } from './pages/NotFoundPage';
+import { TermsPage } from './pages/TermsPage';
+import { RemoteScreen } from './remotes/RemoteScreen';
+import { useDocumentTitle } from './use-document-title';
+
+type RouteDef = {
+  path: string;
+  title: string;
+  render: (params: Record<string, string>) => ReactNode;
+};
+
+/** The route table (spec section 2). Remote screens receive route params as props. */
+export const ROUTES: readonly RouteDef[] = [
+  { path: '/', title: 'LogoVote', render: () => <RemoteScreen remote="create" props={{}} /> },
+  {
+    path: '/vote/:sessionId',
+    title: 'Vote · LogoVote',
+    render: ({ sessionId = '' }) => <RemoteScreen remote="vote" props={{ sessionId }} />,
+  },
+  {
+    path: '/results/:sessionId',
+    title: 'Results · LogoVote',
+    render: ({ sessionId = '' }) => <RemoteScreen remote="results" props={{ sessionId }} />,
+  },
+  { path: '/admin/polls', title: 'Poll Management · LogoVote', render: () => <RemoteScreen remote="admin" props={{}} /> },
+  { path: '/terms', title: 'Terms of Use · LogoVote', render: () => <TermsPage /> },
+  { path: '/test/moderate', title: 'Image Moderation Test · LogoVote', render: () => <ModerationTestPage /> },
+  { path: '/test/fingerprint', title: 'Fingerprint Testing Tool · LogoVote', render: () => <FingerprintTestPage /> },
+];
+
+function resolve(pathname: string): { title: string; element: ReactNode } {
+  for (const route of ROUTES) {
+    const params = matchPath(route.path, pathname);
+    if (params) return { title: route.title, element: route.render(params) };
+  }
+  return { title: NOT_FOUND_TITLE, element: <NotFoundPage /> };
+}
+
+export function ShellRoutes() {
+  const { pathname } = useLocation();
+  const { title, element } = resolve(pathname);
+  useDocumentTitle(title);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return <ShellLayout>{element}</ShellLayout>;
+}

@@ -1,0 +1,22 @@
+/**
+ * What scripts/test.ts tells the test processes about the stack it started. Integration tests build
+ * apps in-process against the same FerretDB and MinIO; e2e tests drive the gateway.
+ */
+export interface TestStackEnv {
+  gatewayUrl: string;
+  mongoUri: string;
+  s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
+  smtpUrl: string;
+  mailApiUrl: string;
+  admin: { user: string; password: string };
+  /** Lets the fault tests stop and start one process of the running stack. */
+  controlUrl: string;
+}
+
+export const STACK_ENV_VAR = 'LOGOVOTE_TEST_STACK';
+
+export function testStack(): TestStackEnv {
+  const raw = process.env[STACK_ENV_VAR];
+  if (!raw) throw new Error(`${STACK_ENV_VAR} is not set: run integration and e2e tests through \`npm test\`, which starts the real servers`);
+  return JSON.parse(raw) as TestStackEnv;
+}
