@@ -5,7 +5,7 @@ const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.tsx?$': tsJest },
   // Workspace packages are tested from source: no build needed between an edit and a test run.
-  moduleNameMapper: { '^@logovote/(contracts|service-kit|devstack|static-server)$': '<rootDir>/packages/$1/src/index.ts' },
+  moduleNameMapper: { '^@logovote/(contracts|service-kit|models|devstack|static-server)$': '<rootDir>/packages/$1/src/index.ts' },
 };
 
 /** @type {import('jest').Config} */

@@ -30,8 +30,10 @@ async function main(): Promise<number> {
   }
 
   log('starting the stack on free ports');
+  // A folder per run, so two runs (two developers' terminals) never share data or ports.
+  const runDir = join(repoRoot, '.run', 'test', String(process.pid));
   const stack = await startStack({
-    runDir: join(repoRoot, '.run', 'test'),
+    runDir,
     ports: await freePorts(),
     external: {},
     freshData: true,
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
     log,
   });
   const control = await startControlServer(stack, [...SERVICES, 'shell', ...REMOTES]);
+  let status = 1;
   try {
     const env: TestStackEnv = {
       gatewayUrl: stack.gatewayUrl,
@@ -50,7 +53,7 @@ async function main(): Promise<number> {
       admin: { user: stack.secrets.adminUser, password: stack.secrets.adminPassword },
       controlUrl: control.url,
     };
-    const resultsFile = join(repoRoot, 'test-results', 'jest.json');
+    const resultsFile = join(runDir, 'jest-results.json');
     rmSync(resultsFile, { force: true });
     const jestBin = join(repoRoot, 'node_modules', 'jest', 'bin', 'jest.js');
     // Asynchronous, so the control server keeps answering the tests while jest runs.
@@ -59,13 +62,14 @@ async function main(): Promise<number> {
       stdio: 'inherit',
       env: { ...process.env, [STACK_ENV_VAR]: JSON.stringify(env), CSRF_SECRET: stack.secrets.csrfSecret, IP_HASH_SALT: stack.secrets.ipHashSalt },
     });
-    const status = await new Promise<number>((resolve) => jest.on('exit', (code) => resolve(code ?? 1)));
-    if (status !== 0) log(`jest failed; the servers' logs are in ${stack.logDir}`);
+    status = await new Promise<number>((resolve) => jest.on('exit', (code) => resolve(code ?? 1)));
     printSummary(resultsFile);
     return status;
   } finally {
     control.server.close();
     await stack.stop();
+    if (status === 0) rmSync(runDir, { recursive: true, force: true });
+    else log(`the servers' logs are kept in ${stack.logDir}`);
   }
 }
 

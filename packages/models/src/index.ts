@@ -1,0 +1,2 @@
+export * from './poll';
+export * from './vote';
