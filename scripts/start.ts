@@ -12,7 +12,12 @@ const log = (line: string) => process.stdout.write(`[logovote] ${line}\n`);
 
 async function main(): Promise<void> {
   const external = externalServersFromEnv(process.env);
-  const embedded = ['nginx', ...(external.mongoUri ? [] : ['ferretdb']), ...(external.objectStore ? [] : ['minio']), ...(external.smtpUrl ? [] : ['maildev'])];
+  const embedded = [
+    'nginx',
+    ...(external.mongoUri ? [] : ['ferretdb']),
+    ...(external.objectStore ? [] : ['minio']),
+    ...(external.smtpUrl ? [] : ['maildev']),
+  ];
   log(`checking local servers (${embedded.join(', ')})`);
   ensureInfraInstalled(embedded);
   if (process.env.LOGOVOTE_SKIP_BUILD !== '1') {

@@ -60,7 +60,12 @@ async function main(): Promise<number> {
     const jest = spawn(process.execPath, [jestBin, '--json', `--outputFile=${resultsFile}`, ...jestArgs], {
       cwd: repoRoot,
       stdio: 'inherit',
-      env: { ...process.env, [STACK_ENV_VAR]: JSON.stringify(env), CSRF_SECRET: stack.secrets.csrfSecret, IP_HASH_SALT: stack.secrets.ipHashSalt },
+      env: {
+        ...process.env,
+        [STACK_ENV_VAR]: JSON.stringify(env),
+        CSRF_SECRET: stack.secrets.csrfSecret,
+        IP_HASH_SALT: stack.secrets.ipHashSalt,
+      },
     });
     status = await new Promise<number>((resolve) => jest.on('exit', (code) => resolve(code ?? 1)));
     printSummary(resultsFile);
@@ -76,7 +81,11 @@ async function main(): Promise<number> {
 /** A plain closing line ('N passed, N failed, N skipped') that CI reads whatever the runner. */
 function printSummary(resultsFile: string): void {
   if (!existsSync(resultsFile)) return;
-  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number };
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+  };
   process.stdout.write(`\njest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped\n`);
 }
 

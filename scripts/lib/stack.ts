@@ -151,12 +151,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         }),
     external.objectStore
       ? Promise.resolve(external.objectStore)
-      : startMinio({ port: ports.minio, consolePort: ports.minioConsole, dataDir: join(dataDir, 'minio'), logDir, ...LOCAL_OBJECT_STORE_KEYS }).then(
-          ({ endpoint }) => {
-            log(`MinIO         ${endpoint}`);
-            return { endpoint, ...LOCAL_OBJECT_STORE_KEYS, bucket: 'logovote-logos', region: 'us-east-1' };
-          },
-        ),
+      : startMinio({
+          port: ports.minio,
+          consolePort: ports.minioConsole,
+          dataDir: join(dataDir, 'minio'),
+          logDir,
+          ...LOCAL_OBJECT_STORE_KEYS,
+        }).then(({ endpoint }) => {
+          log(`MinIO         ${endpoint}`);
+          return { endpoint, ...LOCAL_OBJECT_STORE_KEYS, bucket: 'logovote-logos', region: 'us-east-1' };
+        }),
     external.smtpUrl
       ? Promise.resolve(undefined)
       : startMailCatcher({ smtpPort: ports.smtp, httpPort: ports.mailHttp, logDir }).then((started) => {
@@ -244,7 +248,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       });
       const confPath = join(gatewayDir, 'nginx.conf');
       writeFileSync(confPath, renderNginxConf(gatewayDir, serverConfig));
-      const { proc } = await startNginx({ prefixDir: gatewayDir, confPath, logDir, readyUrl: `http://127.0.0.1:${ports.gateway}/runtime-config.json` });
+      const { proc } = await startNginx({
+        prefixDir: gatewayDir,
+        confPath,
+        logDir,
+        readyUrl: `http://127.0.0.1:${ports.gateway}/runtime-config.json`,
+      });
       return proc;
     },
   };

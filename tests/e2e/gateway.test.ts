@@ -40,7 +40,9 @@ describe('gateway', () => {
     async (path) => {
       const anonymous = await fetch(`${gatewayUrl}${path}`);
       expect(anonymous.status).toBe(401);
-      const wrong = await fetch(`${gatewayUrl}${path}`, { headers: { Authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}` } });
+      const wrong = await fetch(`${gatewayUrl}${path}`, {
+        headers: { Authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}` },
+      });
       expect(wrong.status).toBe(401);
     },
   );

@@ -22,7 +22,10 @@ let context: BrowserContext;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  context = await browser.newContext({ httpCredentials: { username: admin.user, password: admin.password }, viewport: { width: 1280, height: 800 } });
+  context = await browser.newContext({
+    httpCredentials: { username: admin.user, password: admin.password },
+    viewport: { width: 1280, height: 800 },
+  });
 });
 afterAll(async () => {
   await context.close();

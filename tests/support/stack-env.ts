@@ -17,6 +17,7 @@ export const STACK_ENV_VAR = 'LOGOVOTE_TEST_STACK';
 
 export function testStack(): TestStackEnv {
   const raw = process.env[STACK_ENV_VAR];
-  if (!raw) throw new Error(`${STACK_ENV_VAR} is not set: run integration and e2e tests through \`npm test\`, which starts the real servers`);
+  if (!raw)
+    throw new Error(`${STACK_ENV_VAR} is not set: run integration and e2e tests through \`npm test\`, which starts the real servers`);
   return JSON.parse(raw) as TestStackEnv;
 }

@@ -18,7 +18,10 @@ const port = z.coerce.number().int().min(1).max(65535);
 export const serviceEnv = z.object({
   HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI').default('mongodb://127.0.0.1:27017/logovote'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI')
+    .default('mongodb://127.0.0.1:27017/logovote'),
 });
 
 /** Settings of services that read or write logo objects. */
@@ -26,7 +29,10 @@ export const objectStoreEnv = z.object({
   S3_ENDPOINT: z.url().default('http://127.0.0.1:9000'),
   S3_ACCESS_KEY: z.string().min(3),
   S3_SECRET_KEY: z.string().min(8),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').default('logovote-logos'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
+    .default('logovote-logos'),
   S3_REGION: z.string().default('us-east-1'),
 });
 

@@ -16,9 +16,7 @@ export class HttpError extends Error {
 
 /** Readable one-line summary of zod issues, e.g. "logoId: Required; email: Invalid email". */
 export function formatZodError(error: ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
 /** Errors thrown by Koa, koa-body, formidable and http-errors carry a status and an `expose` flag. */
