@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Spec section 3's analytics events, plus the page view reported on every route change. */
+export const AnalyticsEventName = z.enum([
+  'page_view',
+  'landing_page_viewed',
+  'survey_created',
+  'results_viewed',
+  'survey_page_viewed',
+  'vote_submitted',
+  'vote_confirmed',
+]);
+export type AnalyticsEventName = z.infer<typeof AnalyticsEventName>;
+
+export const AnalyticsEvent = z.object({
+  name: AnalyticsEventName,
+  /** Route path where it happened (no query string: it could carry personal data). */
+  path: z.string().max(512),
+  occurredAt: z.iso.datetime(),
+  session_id: z.string().max(64).optional(),
+  logo_id: z.string().max(64).optional(),
+});
+export type AnalyticsEvent = z.infer<typeof AnalyticsEvent>;
+
+export const MAX_ANALYTICS_BATCH = 50;
+
+/** POST /api/analytics/events: a batch flushed by the browser (fetch keepalive or sendBeacon); 202. */
+export const AnalyticsBatch = z.object({ events: z.array(AnalyticsEvent).min(1).max(MAX_ANALYTICS_BATCH) });
+export type AnalyticsBatch = z.infer<typeof AnalyticsBatch>;
