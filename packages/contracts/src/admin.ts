@@ -6,7 +6,7 @@ import { Logo } from './sessions';
 export const AdminPoll = z.object({
   pollId: SessionId,
   feedbackPrompt: z.string().nullable(),
-  createdAt: z.string(),
+  createdAt: z.iso.datetime(),
   totalVotes: z.number().int().nonnegative(),
   creatorEmail: z.string().nullable(),
   paymentPlan: PaymentPlan,
@@ -16,7 +16,7 @@ export type AdminPoll = z.infer<typeof AdminPoll>;
 export const AdminPollList = z.array(AdminPoll);
 export type AdminPollList = z.infer<typeof AdminPollList>;
 
-/** DELETE /api/admin/polls/{pollId}: what was removed. */
+/** DELETE /api/admin/polls/{pollId}: what was removed (logos on the poll, vote rows, stored image objects). */
 export const DeletedPoll = z.object({
   pollId: SessionId,
   deleted: z.object({ logos: z.number().int(), votes: z.number().int(), objects: z.number().int() }),

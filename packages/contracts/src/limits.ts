@@ -2,7 +2,13 @@
 export const MAX_LOGOS_PER_POLL = 4;
 export const MAX_LOGO_BYTES = 2 * 1024 * 1024;
 export const ACCEPTED_LOGO_EXTENSIONS = ['png', 'jpg', 'jpeg', 'svg', 'webp'] as const;
+/** For the file picker's `accept`; the server decides the real type from the file's bytes. */
+export const ACCEPTED_LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml', 'image/webp'] as const;
+/** Larger images are refused before decoding: a small file can declare a huge canvas (decompression bomb). */
+export const MAX_LOGO_PIXELS = 25_000_000;
 export const MAX_FEEDBACK_PROMPT_LENGTH = 500;
+/** Terms: polls and their data are deleted after this many days without activity. */
+export const POLL_RETENTION_DAYS = 30;
 export const FINGERPRINT_LENGTH = 16;
 export const SWIPE_THRESHOLD_PX = 50;
 export const ADMIN_THUMBNAILS_SHOWN = 4;

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { PaymentPlan, SessionId } from './common';
 import { MAX_FEEDBACK_PROMPT_LENGTH } from './limits';
+import { LogoFilename } from './media';
+
+/** Multipart field of POST /api/sessions that carries the logo files (repeated). */
+export const LOGOS_FIELD = 'logos';
 
 /** A logo of a poll; the image is served at /api/logos/{filename}. */
 export const Logo = z.object({
   id: z.string(),
-  filename: z.string(),
+  filename: LogoFilename,
   originalName: z.string(),
   voteCount: z.number().int().nonnegative(),
 });
@@ -40,8 +44,16 @@ export const CreatedSession = SessionView.extend({
 });
 export type CreatedSession = z.infer<typeof CreatedSession>;
 
-/** PUT /api/sessions/{sessionId}/plan: records the plan chosen in the creation dialog. */
+/** PUT /api/sessions/{sessionId}/plan (JSON, with X-CSRF-Token): records the plan chosen in the creation dialog. */
 export const SetPlanRequest = z.object({ paymentPlan: PaymentPlan });
 export type SetPlanRequest = z.infer<typeof SetPlanRequest>;
 export const SetPlanResponse = z.object({ sessionId: SessionId, paymentPlan: PaymentPlan });
 export type SetPlanResponse = z.infer<typeof SetPlanResponse>;
+
+/** The answer of every endpoint for a poll that does not exist (or no longer does). */
+export const SESSION_NOT_FOUND = 'Voting session not found';
+
+/** Where a poll is voted on and its results are shown, on the public origin. */
+export function pollLinks(publicOrigin: string, sessionId: string): { votingUrl: string; resultsUrl: string } {
+  return { votingUrl: `${publicOrigin}/vote/${sessionId}`, resultsUrl: `${publicOrigin}/results/${sessionId}` };
+}

@@ -15,17 +15,27 @@ const storedLogoSchema = new Schema(
 );
 
 /**
+ * Where a poll is in its life. Without multi-document transactions, creation and deletion span the
+ * database and the object store in several steps; the state makes an interrupted one visible, so the
+ * retention sweep can finish it: 'creating' until every image is stored, 'deleting' from the first
+ * step of a deletion. Only 'active' polls are shown, listed or votable.
+ */
+export const POLL_STATES = ['creating', 'active', 'deleting'] as const;
+export type PollState = (typeof POLL_STATES)[number];
+
+/**
  * A poll ("voting session"). Vote counts are not stored here: the votes collection is the source of
  * truth and counts are aggregated from it, so they are exact as soon as a vote is acknowledged.
  */
 const pollSchema = new Schema(
   {
     _id: { type: String, required: true },
+    state: { type: String, enum: POLL_STATES, default: 'active', required: true },
     feedbackPrompt: { type: String },
     logos: { type: [storedLogoSchema], required: true },
     paymentPlan: { type: String, enum: PaymentPlan.options, default: 'free', required: true },
     creatorEmail: { type: String },
-    /** Voting, notifying and creating count as activity; the retention sweep reads this. */
+    /** Voting, notifying, choosing a plan and creating count as activity; the retention sweep reads this. */
     lastActivityAt: { type: Date, required: true, default: () => new Date(), index: true },
   },
   { collection: 'polls', versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
@@ -35,7 +45,12 @@ export type Poll = InferSchemaType<typeof pollSchema> & { _id: string; createdAt
 export type StoredLogo = InferSchemaType<typeof storedLogoSchema>;
 export const PollModel = model('Poll', pollSchema);
 
+/** The filter for a poll that may be shown and voted on (not half-created, not being deleted). */
+export function activePoll(pollId: string): { _id: string; state: 'active' } {
+  return { _id: pollId, state: 'active' };
+}
+
 /** Records activity on a poll (FerretDB has no TTL indexes, so retention is the application's sweep). */
 export async function touchPoll(pollId: string, at: Date = new Date()): Promise<void> {
-  await PollModel.updateOne({ _id: pollId }, { $set: { lastActivityAt: at } });
+  await PollModel.updateOne(activePoll(pollId), { $set: { lastActivityAt: at } });
 }

@@ -1,12 +1,21 @@
 import type Koa from 'koa';
+import type { UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
+import { logosRouter } from './routes/logos';
+import { moderationRouter } from './routes/moderation';
 
 export interface MediaDeps {
   logger: Logger;
   store: ObjectStore;
+  pipeline: UploadPipeline;
 }
 
 /** Logo images: serving from object storage, and the moderation test endpoint. */
-export function buildApp({ logger, store }: MediaDeps): Koa {
-  return createServiceApp({ service: 'media', logger, routers: [], readiness: [objectStoreReadiness(store)] });
+export function buildApp({ logger, store, pipeline }: MediaDeps): Koa {
+  return createServiceApp({
+    service: 'media',
+    logger,
+    routers: [logosRouter(store), moderationRouter(pipeline)],
+    readiness: [objectStoreReadiness(store)],
+  });
 }

@@ -1,3 +1,4 @@
+import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
 import { bootService, createObjectStore, ensureBucket } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -7,7 +8,9 @@ bootService({
   loadConfig,
   async start(config, logger) {
     const store = createObjectStore(config);
+    const moderation = createModerationProvider(config);
     await ensureBucket(store, config.S3_REGION);
-    return { app: buildApp({ logger, store }), onShutdown: async () => undefined };
+    warmUpModeration(moderation, logger);
+    return { app: buildApp({ logger, store, pipeline: createUploadPipeline({ moderation }) }), onShutdown: async () => undefined };
   },
 });

@@ -1,0 +1,17 @@
+// @logovote/media-pipeline: the checks every uploaded image passes, shared by poll creation and the moderation test.
+export { multipartUpload, receivedUpload, type MultipartOptions, type ReceivedUpload, type UploadedFile } from './multipart';
+export { createUploadPipeline, type InspectedImage, type UploadPipeline, type UploadPipelineOptions } from './pipeline';
+export { UploadRejected, type UploadStage } from './errors';
+export { IMAGE_FORMATS, contentTypeOfFilename, sniffImageFormat, type FormatInfo, type ImageFormat } from './formats';
+export { checkSvg, type SvgVerdict } from './svg-policy';
+export {
+  ModerationUnavailable,
+  MODERATION_UNAVAILABLE,
+  warmUpModeration,
+  type ModerationImage,
+  type ModerationProvider,
+  type ModerationVerdict,
+} from './moderation/provider';
+export { NsfwjsModeration, type NsfwjsOptions, type ModelTimings } from './moderation/nsfwjs';
+export { HostedModeration, type HostedModerationOptions } from './moderation/hosted';
+export { moderationEnv, createModerationProvider, type ModerationSettings } from './moderation/config';

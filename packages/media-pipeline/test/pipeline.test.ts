@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { NsfwjsModeration, UploadRejected, createUploadPipeline, type UploadPipeline, type UploadedFile } from '../src';
+import { jpeg, pixelBombPng, png, svg, webp, zipArchive } from './fixtures';
+
+// The real classifier (nsfwjs on TensorFlow.js's WebAssembly backend), loaded once for the file.
+jest.setTimeout(30_000);
+const classifier = new NsfwjsModeration({ threshold: 0.7 });
+const pipeline = createUploadPipeline({ moderation: classifier });
+const dir = mkdtempSync(join(tmpdir(), 'pipeline-test-'));
+let count = 0;
+
+function fileOf(bytes: Buffer, originalName: string): UploadedFile {
+  const path = join(dir, String((count += 1)));
+  writeFileSync(path, bytes);
+  return { originalName, declaredType: 'image/png', path, size: bytes.length };
+}
+
+async function rejection(run: UploadPipeline, file: UploadedFile): Promise<UploadRejected> {
+  const error = await run.inspect(file).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(UploadRejected);
+  return error as UploadRejected;
+}
+
+describe('the upload pipeline', () => {
+  beforeAll(() => classifier.warmUp(), 60_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['png', png, 'image/png', 'png'],
+    ['jpeg', jpeg, 'image/jpeg', 'jpg'],
+    ['webp', webp, 'image/webp', 'webp'],
+    ['svg', async () => svg(), 'image/svg+xml', 'svg'],
+  ] as const)('accepts a %s logo, classified by the local model', async (format, make, contentType, extension) => {
+    const bytes = await make();
+    const image = await pipeline.inspect(fileOf(bytes, `logo.${format}`));
+    expect(image).toMatchObject({ format, contentType, extension, width: 64, height: 64, size: bytes.length });
+    expect(image.moderation.isValid).toBe(true);
+    expect(image.moderation.rawResponse).toMatchObject({ provider: 'nsfwjs', model: 'MobileNetV2', predictions: expect.any(Array) });
+  });
+
+  it('reads greyscale, transparent, 16-bit and CMYK images alike', async () => {
+    const base = () => sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 10, g: 200, b: 90, alpha: 0.5 } } });
+    const variants: [string, Buffer][] = [
+      ['grey.png', await base().greyscale().png().toBuffer()],
+      ['alpha.png', await base().png().toBuffer()],
+      ['deep.png', await base().png({ palette: false }).toColourspace('rgb16').toBuffer()],
+      ['cmyk.jpg', await base().jpeg().toColourspace('cmyk').toBuffer()],
+      ['alpha.webp', await base().webp({ lossless: true }).toBuffer()],
+    ];
+    for (const [name, bytes] of variants) {
+      const image = await pipeline.inspect(fileOf(bytes, name));
+      expect([name, image.width, image.height, image.moderation.isValid]).toEqual([name, 40, 30, true]);
+    }
+  });
+
+  it('goes by the bytes, not the name: a JPEG called .png is stored as a JPEG', async () => {
+    const image = await pipeline.inspect(fileOf(await jpeg(), 'logo.png'));
+    expect(image.format).toBe('jpeg');
+    expect(image.extension).toBe('jpg');
+  });
+
+  it('refuses a ZIP archive called .png as an unsupported type (415)', async () => {
+    const error = await rejection(pipeline, fileOf(zipArchive(), 'logo.png'));
+    expect(error.status).toBe(415);
+    expect(error.message).toBe('"logo.png" is not a PNG, JPEG, SVG or WebP image');
+  });
+
+  it('refuses a GIF and an HTML page', async () => {
+    expect((await rejection(pipeline, fileOf(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), 'a.gif'))).status).toBe(415);
+    expect((await rejection(pipeline, fileOf(Buffer.from('<html><script>alert(1)</script></html>'), 'a.svg'))).status).toBe(415);
+  });
+
+  it('refuses a 20000×20000 PNG before decoding it (decompression bomb)', async () => {
+    const bomb = pixelBombPng();
+    expect(bomb.length).toBeLessThan(100_000);
+    const error = await rejection(pipeline, fileOf(bomb, 'bomb.png'));
+    expect(error.status).toBe(422);
+    expect(error.stage).toBe('dimensions');
+    expect(error.message).toBe('"bomb.png" is 20000×20000 pixels; logos may have at most 25 million pixels');
+  });
+
+  it('refuses a truncated PNG that only looks right in its header', async () => {
+    const whole = await png(400, 400, { r: 1, g: 2, b: 3 });
+    const error = await rejection(pipeline, fileOf(whole.subarray(0, Math.floor(whole.length / 2)), 'cut.png'));
+    expect(error.status).toBe(422);
+    expect(error.stage).toBe('decode');
+  });
+
+  it('refuses SVGs with a script or an onload handler', async () => {
+    const script = await rejection(pipeline, fileOf(svg('<script>alert(1)</script>'), 'script.svg'));
+    expect(script.status).toBe(422);
+    expect(script.message).toMatch(/^"script\.svg" was refused: SVG logos must not contain scripts.*<script> element/);
+    const onload = await rejection(
+      pipeline,
+      fileOf(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), 'onload.svg'),
+    );
+    expect(onload.message).toMatch(/event handler attribute onload/);
+  });
+
+  it('refuses what the classifier flags (a threshold of 0 flags everything)', async () => {
+    const strict = createUploadPipeline({ moderation: new NsfwjsModeration({ threshold: 0 }) });
+    const error = await rejection(strict, fileOf(await png(), 'logo.png'));
+    expect(error.status).toBe(422);
+    expect(error.stage).toBe('moderation');
+    expect(error.message).toMatch(/^"logo\.png" was rejected by content moderation: Nudity detected/);
+    expect(error.details).toMatchObject({ provider: 'nsfwjs', threshold: 0 });
+  }, 60_000);
+});

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
+import { PollModel, type StoredLogo } from '@logovote/models';
+import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
+import { putLogoObject, removeLogoObjects } from './object-store';
+
+export interface CheckedLogo {
+  file: UploadedFile;
+  image: InspectedImage;
+}
+
+export interface NewPoll {
+  pollId: string;
+  feedbackPrompt: string | undefined;
+  logos: StoredLogo[];
+}
+
+export const STORAGE_FAILED = 'Could not save the poll. Please try again.';
+
+/** 12 random bytes: the 16 base64url characters of SessionId. */
+const newPollId = () => randomBytes(12).toString('base64url');
+/** 16 random bytes: the 22 base64url characters of LogoFilename; unguessable, so images cannot be enumerated. */
+const newObjectName = (extension: string) => `${randomBytes(16).toString('base64url')}.${extension}`;
+const newLogoId = () => randomBytes(9).toString('base64url');
+
+/**
+ * Stores checked logos and records the poll. Without transactions the steps are ordered so that no
+ * failure leaves anything behind: the poll is recorded as 'creating' first (so a crash midway leaves a
+ * record the retention sweep finds and removes with its objects), then the images are stored, then the
+ * poll becomes 'active'. Any failure removes what was stored at once; if even that fails, the sweep
+ * finishes it later.
+ */
+export async function createPoll(
+  store: ObjectStore,
+  logger: Logger,
+  logos: CheckedLogo[],
+  feedbackPrompt: string | undefined,
+): Promise<NewPoll> {
+  const pollId = newPollId();
+  const uploads = logos.map(({ file, image }) => ({
+    path: file.path,
+    logo: {
+      id: newLogoId(),
+      filename: newObjectName(image.extension),
+      originalName: file.originalName,
+      contentType: image.contentType,
+      size: image.size,
+    },
+  }));
+  const stored: StoredLogo[] = uploads.map(({ logo }) => logo);
+  const put: string[] = [];
+  let attempted: string | undefined;
+  try {
+    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logos: stored });
+    for (const { path, logo } of uploads) {
+      attempted = logo.filename;
+      await putLogoObject(store, logo.filename, path, logo.size, logo.contentType);
+      put.push(logo.filename);
+    }
+    await PollModel.updateOne({ _id: pollId, state: 'creating' }, { $set: { state: 'active', lastActivityAt: new Date() } });
+  } catch (error: unknown) {
+    logger.error({ err: error, pollId }, 'poll creation failed; removing what was stored');
+    // An S3 put is atomic, so a failed one stored nothing; removing its name anyway is only a precaution.
+    if (attempted && !put.includes(attempted)) await removeLogoObjects(store, [attempted]).catch(() => undefined);
+    await removeLogoObjects(store, put)
+      .then(() => PollModel.deleteOne({ _id: pollId }))
+      .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
+    throw new HttpError(503, STORAGE_FAILED);
+  }
+  return { pollId, feedbackPrompt, logos: stored };
+}

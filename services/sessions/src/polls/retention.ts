@@ -1,0 +1,77 @@
+import { PollModel } from '@logovote/models';
+import type { Logger, ObjectStore } from '@logovote/service-kit';
+import { deletePoll } from './delete-poll';
+
+/** A poll still 'creating' after this long was abandoned by a process that stopped midway. */
+const ABANDONED_CREATION_MS = 15 * 60 * 1000;
+const BATCH = 100;
+
+export interface RetentionOptions {
+  store: ObjectStore;
+  logger: Logger;
+  /** Time without activity after which a poll is deleted. */
+  retentionMs: number;
+}
+
+/**
+ * One pass of the retention sweep: deletes polls inactive for longer than the retention period, and
+ * finishes creations and deletions a stopped process left halfway. FerretDB has no TTL indexes, so
+ * this is the application's own (and behaves the same on MongoDB). Resolves with the deleted ids.
+ */
+export async function sweepPolls(options: RetentionOptions): Promise<string[]> {
+  const now = Date.now();
+  const deleted: string[] = [];
+  const attempted: string[] = [];
+  for (;;) {
+    const due = await PollModel.find(
+      {
+        $or: [
+          { state: 'active', lastActivityAt: { $lt: new Date(now - options.retentionMs) } },
+          { state: 'deleting' },
+          { state: 'creating', createdAt: { $lt: new Date(now - ABANDONED_CREATION_MS) } },
+        ],
+        _id: { $nin: attempted },
+      },
+      { _id: 1 },
+    )
+      .limit(BATCH)
+      .lean();
+    if (due.length === 0) return deleted;
+    for (const { _id: pollId } of due) {
+      attempted.push(pollId);
+      try {
+        const removed = await deletePoll(options.store, pollId);
+        options.logger.info({ pollId, removed }, 'retention: poll deleted');
+        deleted.push(pollId);
+      } catch (error: unknown) {
+        // Left as it is; the next sweep tries again.
+        options.logger.error({ err: error, pollId }, 'retention: could not delete poll');
+      }
+    }
+  }
+}
+
+/** Runs the sweep now and then every `intervalMs` (never two at once) until stopped. */
+export function startRetentionSweep(options: RetentionOptions & { intervalMs: number }): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const run = () => {
+    running = sweepPolls(options)
+      .then(
+        () => undefined,
+        (error: unknown) => options.logger.error({ err: error }, 'retention sweep failed'),
+      )
+      .finally(() => {
+        if (!stopped) timer = setTimeout(run, options.intervalMs).unref();
+      });
+  };
+  run();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

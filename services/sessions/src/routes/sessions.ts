@@ -1,0 +1,113 @@
+import Router from '@koa/router';
+import {
+  CreateSessionFields,
+  LOGOS_FIELD,
+  MAX_FEEDBACK_PROMPT_LENGTH,
+  MAX_LOGO_BYTES,
+  MAX_LOGOS_PER_POLL,
+  SessionId,
+  SetPlanRequest,
+  type CreatedSession,
+  type SessionView,
+  type SetPlanResponse,
+  SESSION_NOT_FOUND,
+  pollLinks,
+} from '@logovote/contracts';
+import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
+import { PollModel, activePoll, countVotesByLogo } from '@logovote/models';
+import {
+  HttpError,
+  issueCsrfToken,
+  jsonBody,
+  parseInput,
+  parseJsonBody,
+  requireCsrf,
+  type Logger,
+  type ObjectStore,
+} from '@logovote/service-kit';
+import { createPoll, type CheckedLogo } from '../polls/create-poll';
+import { logosWithCounts, totalVotes } from '../polls/vote-counts';
+
+export interface SessionsRouteOptions {
+  store: ObjectStore;
+  pipeline: UploadPipeline;
+  logger: Logger;
+  csrfSecret: string;
+  publicOrigin: string;
+}
+
+export const NO_LOGOS = 'Please upload at least one logo to start voting.';
+export const TOO_MANY_LOGOS = `You can only upload up to ${MAX_LOGOS_PER_POLL} logos.`;
+
+async function findActivePoll(sessionId: string | undefined) {
+  const parsed = SessionId.safeParse(sessionId);
+  const poll = parsed.success ? await PollModel.findOne(activePoll(parsed.data)).lean() : null;
+  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+  return poll;
+}
+
+/** Poll creation, lookup and plan: POST /api/sessions, GET /api/sessions/{id}, PUT /api/sessions/{id}/plan. */
+export function sessionsRouter(options: SessionsRouteOptions): Router {
+  const { store, pipeline, logger, csrfSecret, publicOrigin } = options;
+  const router = new Router();
+
+  router.post(
+    '/api/sessions',
+    multipartUpload({
+      fileField: LOGOS_FIELD,
+      maxFiles: MAX_LOGOS_PER_POLL,
+      maxFileBytes: MAX_LOGO_BYTES,
+      textFields: ['feedbackPrompt'],
+      // Bytes, not characters: room for the longest prompt in any script; the schema counts characters.
+      maxFieldBytes: MAX_FEEDBACK_PROMPT_LENGTH * 4,
+      tooManyFilesMessage: TOO_MANY_LOGOS,
+    }),
+    async (ctx) => {
+      const { files, fields } = receivedUpload(ctx);
+      const { feedbackPrompt } = parseInput(CreateSessionFields, fields);
+      if (files.length === 0) throw new HttpError(400, NO_LOGOS);
+      const checked: CheckedLogo[] = [];
+      // One at a time: the classifier uses the whole CPU anyway, and the first refusal ends the request.
+      for (const file of files) checked.push({ file, image: await pipeline.inspect(file) });
+      const poll = await createPoll(store, logger, checked, feedbackPrompt);
+      const body: CreatedSession = {
+        sessionId: poll.pollId,
+        ...pollLinks(publicOrigin, poll.pollId),
+        csrfToken: issueCsrfToken(ctx, csrfSecret, poll.pollId),
+        logos: logosWithCounts(poll.logos, undefined),
+        ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
+        totalVotes: 0,
+      };
+      ctx.status = 201;
+      ctx.set('Location', `/api/sessions/${poll.pollId}`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = body;
+    },
+  );
+
+  router.get('/api/sessions/:sessionId', async (ctx) => {
+    const poll = await findActivePoll(ctx.params.sessionId);
+    const logos = logosWithCounts(poll.logos, await countVotesByLogo(poll._id));
+    const body: SessionView = {
+      sessionId: poll._id,
+      logos,
+      ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
+      totalVotes: totalVotes(logos),
+      csrfToken: issueCsrfToken(ctx, csrfSecret, poll._id),
+    };
+    // Counts change with every vote, and the token belongs to this browser.
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  router.put('/api/sessions/:sessionId/plan', requireCsrf(csrfSecret), jsonBody(), async (ctx) => {
+    const { paymentPlan } = parseJsonBody(ctx, SetPlanRequest);
+    const sessionId = (await findActivePoll(ctx.params.sessionId))._id;
+    const result = await PollModel.updateOne(activePoll(sessionId), { $set: { paymentPlan, lastActivityAt: new Date() } });
+    if (result.matchedCount === 0) throw new HttpError(404, SESSION_NOT_FOUND);
+    const body: SetPlanResponse = { sessionId, paymentPlan };
+    ctx.body = body;
+  });
+
+  return router;
+}

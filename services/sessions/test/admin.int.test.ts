@@ -1,0 +1,81 @@
+import request from 'supertest';
+import { AdminPollList, DeletedPoll } from '@logovote/contracts';
+import { PollModel, VoteModel } from '@logovote/models';
+import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
+import { objectNames } from '../../../tests/support/integration';
+import { POLL_NOT_FOUND } from '../src/routes/admin';
+import { createdSession, insertVotes, sessionsTestbed } from './support';
+
+const bed = sessionsTestbed('admin');
+
+describe('admin API', () => {
+  it('lists active polls, newest first, with prompt, date, plan, e-mail and counts from the votes', async () => {
+    const older = await createdSession(
+      bed.server,
+      [
+        ['a.png', await png()],
+        ['b.svg', svg()],
+      ],
+      'Older poll',
+    );
+    const newer = await createdSession(bed.server, [['c.png', await png()]]);
+    await PollModel.updateOne({ _id: older.sessionId }, { $set: { creatorEmail: 'maker@example.com', paymentPlan: 'paid' } });
+    await insertVotes(older.sessionId, [older.logos[1]!.id, older.logos[1]!.id, older.logos[0]!.id]);
+    await PollModel.create({ _id: 'halfCreatedPoll0', state: 'creating', logos: [] });
+
+    const res = await request(bed.server).get('/api/admin/polls');
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const polls = AdminPollList.parse(res.body);
+    expect(polls.map((poll) => poll.pollId)).toEqual([newer.sessionId, older.sessionId]);
+    expect(polls[0]).toMatchObject({ feedbackPrompt: null, creatorEmail: null, paymentPlan: 'free', totalVotes: 0 });
+    expect(polls[1]).toEqual({
+      pollId: older.sessionId,
+      feedbackPrompt: 'Older poll',
+      createdAt: expect.any(String),
+      totalVotes: 3,
+      creatorEmail: 'maker@example.com',
+      paymentPlan: 'paid',
+      logos: [
+        { ...older.logos[0], voteCount: 1 },
+        { ...older.logos[1], voteCount: 2 },
+      ],
+    });
+    expect(Date.now() - Date.parse(polls[1]!.createdAt)).toBeLessThan(60_000);
+    await PollModel.deleteOne({ _id: 'halfCreatedPoll0' });
+  });
+
+  it('deletes a poll with its votes and its images in MinIO, and says what it removed', async () => {
+    const doomed = await createdSession(bed.server, [
+      ['a.png', await png()],
+      ['b.svg', svg()],
+    ]);
+    const kept = await createdSession(bed.server, [['k.png', await png()]]);
+    await insertVotes(doomed.sessionId, [doomed.logos[0]!.id, doomed.logos[1]!.id]);
+    await insertVotes(kept.sessionId, [kept.logos[0]!.id]);
+    for (const logo of doomed.logos) expect(await objectNames(bed.store)).toContain(logo.filename);
+
+    const res = await request(bed.server).delete(`/api/admin/polls/${doomed.sessionId}`);
+    expect(res.status).toBe(200);
+    expect(DeletedPoll.parse(res.body)).toEqual({ pollId: doomed.sessionId, deleted: { logos: 2, votes: 2, objects: 2 } });
+
+    expect(await PollModel.findById(doomed.sessionId).lean()).toBeNull();
+    expect(await VoteModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
+    const remaining = await objectNames(bed.store);
+    for (const logo of doomed.logos) expect(remaining).not.toContain(logo.filename);
+    // Everything of the other poll stays.
+    expect(remaining).toContain(kept.logos[0]!.filename);
+    expect(await VoteModel.countDocuments({ pollId: kept.sessionId })).toBe(1);
+    expect((await request(bed.server).get(`/api/sessions/${doomed.sessionId}`)).status).toBe(404);
+
+    const again = await request(bed.server).delete(`/api/admin/polls/${doomed.sessionId}`);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ message: POLL_NOT_FOUND });
+  });
+
+  it('answers 404 for a malformed poll id', async () => {
+    const res = await request(bed.server).delete('/api/admin/polls/..%2F..%2Fx');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: POLL_NOT_FOUND });
+  });
+});

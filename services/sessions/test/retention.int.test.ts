@@ -1,0 +1,89 @@
+import { PollModel, VoteModel } from '@logovote/models';
+import { png } from '../../../packages/media-pipeline/test/fixtures';
+import { objectNames, silentLogger } from '../../../tests/support/integration';
+import { loadConfig } from '../src/config';
+import { startRetentionSweep, sweepPolls } from '../src/polls/retention';
+import { createdSession, insertVotes, sessionsTestbed } from './support';
+
+const bed = sessionsTestbed('retention');
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const pollExists = async (id: string) => (await PollModel.countDocuments({ _id: id })) > 0;
+
+describe('retention', () => {
+  afterEach(async () => {
+    await Promise.all([PollModel.deleteMany({}), VoteModel.deleteMany({})]);
+    await bed.store.client.removeObjects(bed.store.bucket, await objectNames(bed.store));
+  });
+
+  it('reads the period in days, 30 by default, fractions allowed', () => {
+    const base = { S3_ACCESS_KEY: 'key', S3_SECRET_KEY: 'secret-key', CSRF_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(base)).toMatchObject({ RETENTION_DAYS: 30, RETENTION_SWEEP_INTERVAL_MS: 3_600_000 });
+    expect(loadConfig({ ...base, RETENTION_DAYS: '0.5', RETENTION_SWEEP_INTERVAL_MS: '1000' })).toMatchObject({
+      RETENTION_DAYS: 0.5,
+      RETENTION_SWEEP_INTERVAL_MS: 1000,
+    });
+  });
+
+  it('with a short period, the running sweep deletes an inactive poll with its votes and images', async () => {
+    const idle = await createdSession(bed.server, [
+      ['a.png', await png()],
+      ['b.png', await png(16, 16)],
+    ]);
+    await insertVotes(idle.sessionId, [idle.logos[0]!.id]);
+    const sweep = startRetentionSweep({ store: bed.store, logger: silentLogger, retentionMs: 1500, intervalMs: 100 });
+    try {
+      // A poll with activity after it was created stays while it is active.
+      const busy = await createdSession(bed.server, [['c.png', await png()]]);
+      await until(async () => !(await pollExists(idle.sessionId)), 'the idle poll is swept');
+      expect(await VoteModel.countDocuments({ pollId: idle.sessionId })).toBe(0);
+      const names = await objectNames(bed.store);
+      for (const logo of idle.logos) expect(names).not.toContain(logo.filename);
+      expect(names).toContain(busy.logos[0]!.filename);
+      await until(async () => !(await pollExists(busy.sessionId)), 'the second poll is swept once idle too');
+    } finally {
+      await sweep.stop();
+    }
+  });
+
+  it('keeps polls active within the period and deletes those idle for longer (30 days)', async () => {
+    const recent = await createdSession(bed.server, [['a.png', await png()]]);
+    const stale = await createdSession(bed.server, [['b.png', await png()]]);
+    await PollModel.updateOne({ _id: recent.sessionId }, { $set: { lastActivityAt: new Date(Date.now() - 29 * DAY_MS) } });
+    await PollModel.updateOne({ _id: stale.sessionId }, { $set: { lastActivityAt: new Date(Date.now() - 31 * DAY_MS) } });
+    const deleted = await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS });
+    expect(deleted).toEqual([stale.sessionId]);
+    expect(await pollExists(recent.sessionId)).toBe(true);
+    expect(await objectNames(bed.store)).toEqual([recent.logos[0]!.filename]);
+  });
+
+  it('finishes a deletion and a creation that a stopped process left halfway', async () => {
+    const interrupted = await createdSession(bed.server, [['a.png', await png()]]);
+    // A deletion that stopped after marking the poll (its votes and image still there).
+    await PollModel.updateOne({ _id: interrupted.sessionId }, { $set: { state: 'deleting' } });
+    await insertVotes(interrupted.sessionId, [interrupted.logos[0]!.id]);
+    // A creation that stopped after storing an image, 20 minutes ago.
+    const abandoned = await createdSession(bed.server, [['b.png', await png()]]);
+    await PollModel.collection.updateOne(
+      { _id: abandoned.sessionId as never },
+      { $set: { state: 'creating', createdAt: new Date(Date.now() - 20 * 60 * 1000) } },
+    );
+    // A creation in progress right now is left alone.
+    const inProgress = await createdSession(bed.server, [['c.png', await png()]]);
+    await PollModel.updateOne({ _id: inProgress.sessionId }, { $set: { state: 'creating' } });
+
+    const deleted = await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS });
+    expect(deleted.sort()).toEqual([interrupted.sessionId, abandoned.sessionId].sort());
+    expect(await VoteModel.countDocuments({ pollId: interrupted.sessionId })).toBe(0);
+    expect(await objectNames(bed.store)).toEqual([inProgress.logos[0]!.filename]);
+    expect(await pollExists(inProgress.sessionId)).toBe(true);
+  });
+});
