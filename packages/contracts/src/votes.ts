@@ -6,7 +6,12 @@ export const MyVote = z.object({ hasVoted: z.boolean(), logoId: z.string().nulla
 export type MyVote = z.infer<typeof MyVote>;
 
 /** POST /api/sessions/{sessionId}/vote */
-export const VoteRequest = z.object({ logoId: z.string().min(1, 'logoId is required').max(64) });
+export const VoteRequest = z.object({
+  logoId: z
+    .string({ error: (issue) => (issue.input === undefined ? 'logoId is required' : 'logoId must be a string') })
+    .min(1, 'logoId is required')
+    .max(64, 'This logo is not part of this voting session'),
+});
 export type VoteRequest = z.infer<typeof VoteRequest>;
 export const VoteResponse = z.object({ logoId: z.string() });
 export type VoteResponse = z.infer<typeof VoteResponse>;
@@ -14,7 +19,8 @@ export type VoteResponse = z.infer<typeof VoteResponse>;
 /** Fingerprint test tool (spec section 2, /test/fingerprint): kept apart from real polls. */
 export const TestSession = z.object({ sessionId: SessionId });
 export type TestSession = z.infer<typeof TestSession>;
-export const TestVoteRequest = z.object({ testData: z.unknown() });
+/** `testData` is whatever the tool reports about the browser; the body may be left out. */
+export const TestVoteRequest = z.object({ testData: z.unknown().optional() }).default({});
 export type TestVoteRequest = z.infer<typeof TestVoteRequest>;
 export const TestVoteRecord = z.object({
   id: z.string(),

@@ -1,11 +1,30 @@
 import type Koa from 'koa';
 import { createServiceApp, mongoReadiness, type Logger } from '@logovote/service-kit';
+import type { Config } from './config';
+import { analyticsRouter } from './routes/analytics';
+import { fingerprintTestRouter } from './routes/fingerprint-test';
+import { votesRouter } from './routes/votes';
 
 export interface VotesDeps {
   logger: Logger;
+  config: Pick<Config, 'CSRF_SECRET' | 'IP_HASH_SALT' | 'VOTES_PER_IP_PER_POLL' | 'TRUSTED_PROXY_HOPS'>;
 }
 
-/** Votes: casting and changing a vote, my-vote status, the fingerprint test tool. */
-export function buildApp({ logger }: VotesDeps): Koa {
-  return createServiceApp({ service: 'votes', logger, routers: [], readiness: [mongoReadiness] });
+/** Votes: casting and changing a vote, my-vote status, the fingerprint test tool, and the analytics collector. */
+export function buildApp({ logger, config }: VotesDeps): Koa {
+  const app = createServiceApp({
+    service: 'votes',
+    logger,
+    routers: [
+      votesRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, votersPerAddress: config.VOTES_PER_IP_PER_POLL }),
+      fingerprintTestRouter(),
+      analyticsRouter(),
+    ],
+    readiness: [mongoReadiness],
+  });
+  // The per-address cap must count the address the last trusted proxy saw, not whatever the client
+  // wrote into X-Forwarded-For: read only the entries the trusted proxies appended.
+  app.proxy = config.TRUSTED_PROXY_HOPS > 0;
+  app.maxIpsCount = config.TRUSTED_PROXY_HOPS;
+  return app;
 }

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import request from 'supertest';
+import { mailCatcherClient } from '@logovote/devstack';
+import { CSRF_REJECTED } from '@logovote/service-kit';
+import { PollModel } from '@logovote/models';
+import { testStack } from '../../../tests/support/stack-env';
+// The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
+import {
+  TEST_CSRF_SECRET,
+  connectTestDatabase,
+  createPoll,
+  csrfHeaders,
+  dropTestDatabase,
+  newSessionId,
+  silentLogger,
+  testDatabaseUri,
+} from '../../../tests/support/integration';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { createMailer, type Mailer } from '../src/mailer';
+import { NotifySendModel } from '../src/models/notify-send';
+
+// Requests against FerretDB on a shared machine: more than jest's 5 s default.
+jest.setTimeout(30_000);
+
+const stack = testStack();
+const mail = mailCatcherClient(stack.mailApiUrl);
+const config = loadConfig({
+  MONGODB_URI: testDatabaseUri('notify'),
+  CSRF_SECRET: TEST_CSRF_SECRET,
+  SMTP_URL: stack.smtpUrl,
+  PUBLIC_ORIGIN: 'https://logovote.example/',
+  NOTIFY_EMAILS_PER_POLL_PER_HOUR: '2',
+});
+let mailer: Mailer;
+let server: Server;
+
+beforeAll(async () => {
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, NotifySendModel]);
+  mailer = createMailer(config);
+  server = createServer(buildApp({ logger: silentLogger, mailer, config }).callback());
+});
+afterAll(async () => {
+  mailer.close();
+  await dropTestDatabase();
+});
+
+/** Other test files send mail to the same MailDev: each test writes to addresses of its own. */
+const newAddress = () => `creator-${randomBytes(6).toString('hex')}@example.com`;
+
+/** The mails caught for an address, once there are at least `atLeast` (delivery is asynchronous). */
+async function mailsTo(address: string, atLeast = 0) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const caught = (await mail.list()).filter((message) => message.to.includes(address));
+    if (caught.length >= atLeast || Date.now() > deadline) return caught;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function notify(sessionId: string, body: unknown, headers = csrfHeaders(sessionId)) {
+  return request(server)
+    .post(`/api/sessions/${sessionId}/notify`)
+    .set(headers)
+    .send(body as object);
+}
+
+it('e-mails the voting and results links, in text and HTML, and records the creator e-mail', async () => {
+  const lastWeek = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
+  const { sessionId } = await createPoll({ lastActivityAt: lastWeek });
+  const address = newAddress();
+
+  const res = await notify(sessionId, { email: address });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ message: 'Email sent', email: address });
+
+  const caught = await mail.waitFor((message) => message.to.includes(address), { timeoutMs: 10_000 });
+  expect(caught.to).toEqual([address]);
+  expect(caught.envelopeTo).toEqual([address]);
+  expect(caught.from).toBe('no-reply@logovote.local');
+  expect(caught.subject).toBe('Your LogoVote poll is ready');
+  const votingUrl = `https://logovote.example/vote/${sessionId}`;
+  const resultsUrl = `https://logovote.example/results/${sessionId}`;
+  for (const url of [votingUrl, resultsUrl]) {
+    expect(caught.text).toContain(url);
+    expect(caught.html).toContain(`<a href="${url}">`);
+  }
+
+  const poll = await PollModel.findById(sessionId).lean();
+  expect(poll?.creatorEmail).toBe(address);
+  expect(poll?.lastActivityAt.getTime()).toBeGreaterThan(lastWeek.getTime());
+});
+
+it('trims the address, as the client does', async () => {
+  const { sessionId } = await createPoll();
+  const address = newAddress();
+  await notify(sessionId, { email: `  ${address}\n` }).expect(200);
+  await mail.waitFor((message) => message.to.includes(address), { timeoutMs: 10_000 });
+  expect((await PollModel.findById(sessionId).lean())?.creatorEmail).toBe(address);
+});
+
+it.each([
+  ['no address', {}, 'email: email is required'],
+  ['an empty address', { email: '   ' }, 'email: Please enter a valid email address'],
+  ['a malformed address', { email: 'not-an-email' }, 'email: Please enter a valid email address'],
+  ['two addresses', { email: 'a@example.com, b@example.com' }, 'email: Please enter a valid email address'],
+  ['a header injection', { email: 'a@example.com\nBcc: b@example.com' }, 'email: Please enter a valid email address'],
+  ['an address that is not text', { email: ['a@example.com'] }, 'email: email must be a string'],
+])('refuses %s with 400 and sends nothing', async (_, body, message) => {
+  const { sessionId } = await createPoll();
+  const res = await notify(sessionId, body);
+  expect(res.status).toBe(400);
+  expect(res.body).toEqual({ message });
+  expect((await PollModel.findById(sessionId).lean())?.creatorEmail).toBeUndefined();
+  expect(await NotifySendModel.countDocuments({ pollId: sessionId })).toBe(0);
+});
+
+it('refuses a request without a valid anti-forgery token with 403', async () => {
+  const { sessionId } = await createPoll();
+  const other = await createPoll();
+  const address = newAddress();
+  const withoutToken = await request(server).post(`/api/sessions/${sessionId}/notify`).send({ email: address });
+  const otherPollsToken = await notify(sessionId, { email: address }, csrfHeaders(other.sessionId));
+  for (const res of [withoutToken, otherPollsToken]) {
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: CSRF_REJECTED });
+  }
+  expect(await mailsTo(address)).toEqual([]);
+});
+
+it('answers 404 for a poll that does not exist or is being deleted', async () => {
+  const deleting = await createPoll({ state: 'deleting' });
+  for (const sessionId of [newSessionId(), deleting.sessionId]) {
+    const res = await notify(sessionId, { email: newAddress() });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: 'Voting session not found' });
+  }
+  expect((await PollModel.findById(deleting.sessionId).lean())?.creatorEmail).toBeUndefined();
+});
+
+it('sends at most the configured number of e-mails per poll per hour, also to racing requests', async () => {
+  const { sessionId } = await createPoll();
+  const address = newAddress();
+  const results = await Promise.all(Array.from({ length: 6 }, () => notify(sessionId, { email: address })));
+  expect(results.map((res) => res.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
+  const refused = results.find((res) => res.status === 429)!;
+  expect(refused.body).toEqual({ message: 'This poll has already sent 2 emails in the last hour. Please try again later.' });
+  const retryAfter = Number(refused.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(3600);
+
+  // The limit is per poll.
+  const other = await createPoll();
+  await notify(other.sessionId, { email: address }).expect(200);
+  const caught = await mailsTo(address, 3);
+  expect(caught.filter((message) => message.text?.includes(`/vote/${sessionId}`))).toHaveLength(2);
+  expect(caught.filter((message) => message.text?.includes(`/vote/${other.sessionId}`))).toHaveLength(1);
+});

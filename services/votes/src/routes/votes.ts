@@ -1,0 +1,62 @@
+import Router from '@koa/router';
+import { FINGERPRINT_HEADER, SESSION_NOT_FOUND, SessionId, VoteRequest, type MyVote, type VoteResponse } from '@logovote/contracts';
+import { PollModel, VoteModel, activePoll, touchPoll, voteId } from '@logovote/models';
+import { HttpError, jsonBody, parseJsonBody, requireCsrf } from '@logovote/service-kit';
+import { castVote } from '../cast-vote';
+import { requireFingerprint } from '../fingerprint';
+import { hashIp } from '../ip-hash';
+
+export interface VotesRouteOptions {
+  csrfSecret: string;
+  ipHashSalt: string;
+  votersPerAddress: number;
+}
+
+const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
+/** Retention counts in days, so recording every vote's time would only add writes to the poll. */
+const ACTIVITY_RESOLUTION_MS = 60 * 60 * 1000;
+
+/** The poll, if it may be voted on: a half-created poll or one being deleted is not found. */
+async function findPoll(sessionId: string | undefined) {
+  const parsed = SessionId.safeParse(sessionId);
+  const poll = parsed.success ? await PollModel.findOne(activePoll(parsed.data), { logos: 1, lastActivityAt: 1 }).lean() : null;
+  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+  return poll;
+}
+
+/** GET my-vote and POST vote under /api/sessions/{sessionId}. */
+export function votesRouter(options: VotesRouteOptions): Router {
+  const router = new Router({ prefix: '/api/sessions/:sessionId' });
+
+  router.get('/my-vote', async (ctx) => {
+    const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
+    const poll = await findPoll(ctx.params.sessionId);
+    const vote = await VoteModel.findById(voteId(poll._id, fingerprint), { logoId: 1 }).lean();
+    const body: MyVote = { hasVoted: vote !== null, logoId: vote?.logoId ?? null };
+    // Per visitor (by header), so no cache may keep it for the URL.
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  router.post('/vote', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
+    const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
+    const { logoId } = parseJsonBody(ctx, VoteRequest);
+    const poll = await findPoll(ctx.params.sessionId);
+    if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
+    const outcome = await castVote(
+      { pollId: poll._id, fingerprint, logoId, ipHash: hashIp(options.ipHashSalt, ctx.ip) },
+      options.votersPerAddress,
+    );
+    if (outcome === 'address-limit') {
+      throw new HttpError(
+        429,
+        `Vote limit reached: at most ${options.votersPerAddress} people can vote in this poll from the same network address. Votes already cast can still be changed.`,
+      );
+    }
+    if (Date.now() - poll.lastActivityAt.getTime() > ACTIVITY_RESOLUTION_MS) await touchPoll(poll._id);
+    const body: VoteResponse = { logoId };
+    ctx.body = body;
+  });
+
+  return router;
+}

@@ -1,0 +1,69 @@
+import { createServer, type Server } from 'node:http';
+import request from 'supertest';
+import { MAX_ANALYTICS_BATCH } from '@logovote/contracts';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { AnalyticsEventModel } from '../src/models/analytics-event';
+import {
+  TEST_CSRF_SECRET,
+  TEST_IP_HASH_SALT,
+  connectTestDatabase,
+  dropTestDatabase,
+  silentLogger,
+  testDatabaseUri,
+} from '../../../tests/support/integration';
+
+const config = loadConfig({ MONGODB_URI: testDatabaseUri('analytics'), CSRF_SECRET: TEST_CSRF_SECRET, IP_HASH_SALT: TEST_IP_HASH_SALT });
+let server: Server;
+
+beforeAll(async () => {
+  await connectTestDatabase(config.MONGODB_URI, [AnalyticsEventModel]);
+  server = createServer(buildApp({ logger: silentLogger, config }).callback());
+});
+afterAll(dropTestDatabase);
+
+const event = (name: string, extra: Record<string, string> = {}) => ({
+  name,
+  path: '/vote/AAAAAAAAAAAAAAAA',
+  occurredAt: new Date().toISOString(),
+  ...extra,
+});
+const send = (body: unknown) =>
+  request(server)
+    .post('/api/analytics/events')
+    .send(body as object);
+
+describe('analytics collector', () => {
+  it('stores a batch and answers 202 at once', async () => {
+    const res = await send({
+      events: [event('page_view'), event('vote_submitted', { session_id: 'AAAAAAAAAAAAAAAA', logo_id: 'AAAAAAAAAAAAAAAA-logo1' })],
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ accepted: 2 });
+    const stored = await AnalyticsEventModel.find({ name: 'vote_submitted' }).lean();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ path: '/vote/AAAAAAAAAAAAAAAA', sessionId: 'AAAAAAAAAAAAAAAA', logoId: 'AAAAAAAAAAAAAAAA-logo1' });
+  });
+
+  it('accepts what sendBeacon sends: a JSON blob', async () => {
+    const res = await request(server)
+      .post('/api/analytics/events')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ events: [event('results_viewed')] }));
+    expect(res.status).toBe(202);
+  });
+
+  it.each([
+    ['an unknown event name', { events: [event('clicked_everything')] }],
+    ['an empty batch', { events: [] }],
+    ['a batch that is too large', { events: Array.from({ length: MAX_ANALYTICS_BATCH + 1 }, () => event('page_view')) }],
+    ['a bad timestamp', { events: [{ ...event('page_view'), occurredAt: 'yesterday' }] }],
+    ['no events field', { name: 'page_view' }],
+  ])('refuses %s with 400 and stores nothing', async (_, body) => {
+    const before = await AnalyticsEventModel.countDocuments();
+    const res = await send(body);
+    expect(res.status).toBe(400);
+    expect(typeof res.body.message).toBe('string');
+    expect(await AnalyticsEventModel.countDocuments()).toBe(before);
+  });
+});

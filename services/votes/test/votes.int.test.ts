@@ -1,0 +1,254 @@
+import { createServer, type Server } from 'node:http';
+import { createHmac } from 'node:crypto';
+import request from 'supertest';
+import { CSRF_REJECTED } from '@logovote/service-kit';
+import { PollModel, VoteModel, countVotesByLogo } from '@logovote/models';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import {
+  TEST_CSRF_SECRET,
+  TEST_IP_HASH_SALT,
+  connectTestDatabase,
+  createPoll,
+  csrfHeaders,
+  dropTestDatabase,
+  newFingerprint,
+  newSessionId,
+  silentLogger,
+  testDatabaseUri,
+} from '../../../tests/support/integration';
+
+// Requests against FerretDB on a shared machine: more than jest's 5 s default.
+jest.setTimeout(30_000);
+
+const CAP = 3;
+const config = loadConfig({
+  MONGODB_URI: testDatabaseUri('votes'),
+  CSRF_SECRET: TEST_CSRF_SECRET,
+  IP_HASH_SALT: TEST_IP_HASH_SALT,
+  VOTES_PER_IP_PER_POLL: String(CAP),
+});
+let server: Server;
+
+beforeAll(async () => {
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel]);
+  server = createServer(buildApp({ logger: silentLogger, config }).callback());
+});
+afterAll(dropTestDatabase);
+
+function vote(sessionId: string, logoId: string, fingerprint: string, ip = '10.0.0.1') {
+  return request(server)
+    .post(`/api/sessions/${sessionId}/vote`)
+    .set(csrfHeaders(sessionId))
+    .set('X-Client-Fingerprint', fingerprint)
+    .set('X-Forwarded-For', ip)
+    .send({ logoId });
+}
+
+function myVote(sessionId: string, fingerprint: string) {
+  return request(server).get(`/api/sessions/${sessionId}/my-vote`).set('X-Client-Fingerprint', fingerprint);
+}
+
+describe('my-vote and vote', () => {
+  it('reports no vote, records a vote, then reports it', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const fingerprint = newFingerprint();
+    expect((await myVote(sessionId, fingerprint)).body).toEqual({ hasVoted: false, logoId: null });
+
+    const cast = await vote(sessionId, logoIds[1]!, fingerprint);
+    expect(cast.status).toBe(200);
+    expect(cast.body).toEqual({ logoId: logoIds[1] });
+
+    const status = await myVote(sessionId, fingerprint);
+    expect(status.status).toBe(200);
+    expect(status.headers['cache-control']).toBe('no-store');
+    expect(status.body).toEqual({ hasVoted: true, logoId: logoIds[1] });
+    // Another visitor has not voted.
+    expect((await myVote(sessionId, newFingerprint())).body).toEqual({ hasVoted: false, logoId: null });
+  });
+
+  it('changes the vote when the same fingerprint votes again, never counting it twice', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const fingerprint = newFingerprint();
+    await vote(sessionId, logoIds[0]!, fingerprint).expect(200);
+    expect(await countVotesByLogo(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
+
+    await vote(sessionId, logoIds[2]!, fingerprint).expect(200);
+    expect((await myVote(sessionId, fingerprint)).body).toEqual({ hasVoted: true, logoId: logoIds[2] });
+    // The count includes the change as soon as it is acknowledged.
+    expect(await countVotesByLogo(sessionId)).toEqual(new Map([[logoIds[2], 1]]));
+    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1);
+  });
+
+  it('keeps polls apart: a vote in one poll is not a vote in another', async () => {
+    const first = await createPoll();
+    const second = await createPoll();
+    const fingerprint = newFingerprint();
+    await vote(first.sessionId, first.logoIds[0]!, fingerprint).expect(200);
+    expect((await myVote(second.sessionId, fingerprint)).body).toEqual({ hasVoted: false, logoId: null });
+    await vote(second.sessionId, second.logoIds[1]!, fingerprint).expect(200);
+    expect(await countVotesByLogo(first.sessionId)).toEqual(new Map([[first.logoIds[0], 1]]));
+    expect(await countVotesByLogo(second.sessionId)).toEqual(new Map([[second.logoIds[1], 1]]));
+  });
+
+  it('counts voting as activity on the poll', async () => {
+    const lastWeek = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
+    const { sessionId, logoIds } = await createPoll({ lastActivityAt: lastWeek });
+    await myVote(sessionId, newFingerprint()).expect(200);
+    expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
+    const before = Date.now();
+    await vote(sessionId, logoIds[0]!, newFingerprint()).expect(200);
+    const touched = (await PollModel.findById(sessionId).lean())?.lastActivityAt;
+    expect(touched?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+});
+
+describe('refusals', () => {
+  it.each([
+    ['a missing', undefined, 'X-Client-Fingerprint header is required'],
+    ['a too short', 'abcdef012345678', 'X-Client-Fingerprint must be 16 lowercase hexadecimal characters'],
+    ['an upper-case', 'ABCDEF0123456789', 'X-Client-Fingerprint must be 16 lowercase hexadecimal characters'],
+    ['a non-hexadecimal', 'abcdefghijklmnop', 'X-Client-Fingerprint must be 16 lowercase hexadecimal characters'],
+  ])('refuses %s fingerprint with 400 on both endpoints', async (_, fingerprint, message) => {
+    const { sessionId, logoIds } = await createPoll();
+    let status = request(server).get(`/api/sessions/${sessionId}/my-vote`);
+    let cast = request(server).post(`/api/sessions/${sessionId}/vote`).set(csrfHeaders(sessionId));
+    if (fingerprint) {
+      status = status.set('X-Client-Fingerprint', fingerprint);
+      cast = cast.set('X-Client-Fingerprint', fingerprint);
+    }
+    for (const res of [await status, await cast.send({ logoId: logoIds[0] })]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message });
+    }
+    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(0);
+  });
+
+  it('refuses a logo of another poll, or no logo, with 400', async () => {
+    const { sessionId } = await createPoll();
+    const other = await createPoll();
+    const foreign = await vote(sessionId, other.logoIds[0]!, newFingerprint());
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toEqual({ message: 'This logo is not part of this voting session' });
+    const missing = await request(server)
+      .post(`/api/sessions/${sessionId}/vote`)
+      .set(csrfHeaders(sessionId))
+      .set('X-Client-Fingerprint', newFingerprint())
+      .send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ message: 'logoId: logoId is required' });
+    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(0);
+  });
+
+  it('refuses a body that is not JSON with 415, and malformed JSON with 400', async () => {
+    const { sessionId } = await createPoll();
+    const base = () =>
+      request(server).post(`/api/sessions/${sessionId}/vote`).set(csrfHeaders(sessionId)).set('X-Client-Fingerprint', newFingerprint());
+    const form = await base().type('form').send('logoId=x');
+    expect(form.status).toBe(415);
+    const broken = await base().type('json').send('{"logoId":');
+    expect(broken.status).toBe(400);
+    expect(broken.body).toEqual({ message: 'Request body must be valid JSON' });
+  });
+
+  it('refuses a vote without a valid anti-forgery token with 403', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const other = await createPoll();
+    const withoutToken = await request(server)
+      .post(`/api/sessions/${sessionId}/vote`)
+      .set('X-Client-Fingerprint', newFingerprint())
+      .send({ logoId: logoIds[0] });
+    const otherPollsToken = await request(server)
+      .post(`/api/sessions/${sessionId}/vote`)
+      .set(csrfHeaders(other.sessionId))
+      .set('X-Client-Fingerprint', newFingerprint())
+      .send({ logoId: logoIds[0] });
+    for (const res of [withoutToken, otherPollsToken]) {
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: CSRF_REJECTED });
+    }
+    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(0);
+  });
+
+  it('answers 404 for a poll that does not exist, or is still being created or being deleted', async () => {
+    const unknown = newSessionId();
+    const creating = await createPoll({ state: 'creating' });
+    const deleting = await createPoll({ state: 'deleting' });
+    const responses = [
+      await vote(unknown, 'logo', newFingerprint()),
+      await myVote(unknown, newFingerprint()),
+      await myVote('not-a-session-id', newFingerprint()),
+      await vote(creating.sessionId, creating.logoIds[0]!, newFingerprint()),
+      await vote(deleting.sessionId, deleting.logoIds[0]!, newFingerprint()),
+      await myVote(deleting.sessionId, newFingerprint()),
+    ];
+    for (const res of responses) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: 'Voting session not found' });
+    }
+    expect(await VoteModel.countDocuments({ pollId: { $in: [unknown, creating.sessionId, deleting.sessionId] } })).toBe(0);
+  });
+});
+
+describe('network addresses', () => {
+  it('stores a salted hash of the address, never the address', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const fingerprint = newFingerprint();
+    await vote(sessionId, logoIds[0]!, fingerprint, '203.0.113.77').expect(200);
+    const stored = await VoteModel.findOne({ pollId: sessionId, fingerprint }).lean();
+    expect(stored?.ipHash).toBe(createHmac('sha256', TEST_IP_HASH_SALT).update('203.0.113.77').digest('hex'));
+    expect(JSON.stringify(stored)).not.toContain('203.0.113');
+  });
+
+  it(`lets ${CAP} voters vote from one address, refuses the next with 429, and still lets them change their votes`, async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const voters = Array.from({ length: CAP }, newFingerprint);
+    for (const fingerprint of voters) await vote(sessionId, logoIds[0]!, fingerprint, '198.51.100.1').expect(200);
+
+    const refused = await vote(sessionId, logoIds[0]!, newFingerprint(), '198.51.100.1');
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe(
+      `Vote limit reached: at most ${CAP} people can vote in this poll from the same network address. Votes already cast can still be changed.`,
+    );
+
+    await vote(sessionId, logoIds[1]!, voters[0]!, '198.51.100.1').expect(200);
+    // A voter who moved to another network keeps the one vote and can still change it.
+    await vote(sessionId, logoIds[2]!, voters[1]!, '192.0.2.200').expect(200);
+    // Other addresses and other polls are not affected.
+    await vote(sessionId, logoIds[0]!, newFingerprint(), '198.51.100.2').expect(200);
+    const otherPoll = await createPoll();
+    await vote(otherPoll.sessionId, otherPoll.logoIds[0]!, newFingerprint(), '198.51.100.1').expect(200);
+
+    expect(await countVotesByLogo(sessionId)).toEqual(
+      new Map([
+        [logoIds[0], 2],
+        [logoIds[1], 1],
+        [logoIds[2], 1],
+      ]),
+    );
+  });
+
+  it('counts the address the gateway saw, not one the client wrote into X-Forwarded-For', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    for (let index = 0; index < CAP; index++) await vote(sessionId, logoIds[0]!, newFingerprint(), '198.51.100.9').expect(200);
+    const spoofed = await vote(sessionId, logoIds[0]!, newFingerprint(), '192.0.2.1, 198.51.100.9');
+    expect(spoofed.status).toBe(429);
+  });
+
+  it('counts an IPv6 /64 as one address', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    for (let index = 0; index < CAP; index++)
+      await vote(sessionId, logoIds[0]!, newFingerprint(), `2001:db8:1:2::${index + 1}`).expect(200);
+    expect((await vote(sessionId, logoIds[0]!, newFingerprint(), '2001:db8:1:2:aaaa:bbbb:cccc:dddd')).status).toBe(429);
+    await vote(sessionId, logoIds[0]!, newFingerprint(), '2001:db8:1:3::1').expect(200);
+  });
+
+  it(`admits exactly ${CAP} of many new voters racing from one address`, async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const results = await Promise.all(Array.from({ length: 30 }, () => vote(sessionId, logoIds[0]!, newFingerprint(), '198.51.100.50')));
+    const statuses = results.map((res) => res.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(CAP);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - CAP);
+    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(CAP);
+  });
+});
