@@ -147,7 +147,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ? Promise.resolve(external.mongoUri)
       : startFerretDB({ port: ports.mongo, dataDir: join(dataDir, 'ferretdb'), logDir }).then(({ uri }) => {
           log(`FerretDB      ${uri} (SQLite in ${join(dataDir, 'ferretdb')})`);
-          return `${uri}logovote`;
+          // FerretDB's SQLite backend writes one at a time; a small pool queues the surplus in the
+          // driver instead of failing it with "database is locked".
+          return `${uri}logovote?maxPoolSize=10`;
         }),
     external.objectStore
       ? Promise.resolve(external.objectStore)

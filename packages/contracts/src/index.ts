@@ -3,6 +3,7 @@ export * from './limits';
 export * from './sessions';
 export * from './votes';
 export * from './notify';
+export * from './analytics';
 export * from './media';
 export * from './admin';
 export * from './runtime-config';

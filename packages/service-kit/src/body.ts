@@ -1,6 +1,8 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import type { z } from 'zod';
 import { koaBody } from 'koa-body';
 import { HttpError } from './errors';
+import { parseInput } from './validation';
 
 const JSON_LIMIT = '16kb';
 
@@ -26,4 +28,9 @@ export function jsonBody(): Middleware {
     if (ctx.request.length && !ctx.is('application/json')) throw new HttpError(415, 'Content-Type must be application/json');
     await parse(ctx, next);
   };
+}
+
+/** Validates the body jsonBody() parsed; a mismatch is a 400 with a readable message. */
+export function parseJsonBody<Schema extends z.ZodType>(ctx: Context, schema: Schema): z.infer<Schema> {
+  return parseInput(schema, ctx.request.body);
 }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import pino from 'pino';
+import { testDatabaseUri } from '../../../tests/support/integration';
 import { testStack } from '../../../tests/support/stack-env';
 import { connectMongo, createObjectStore, disconnectMongo, ensureBucket, mongoReadiness, objectStoreReadiness } from '../src';
 
 // The real servers the harness started: FerretDB (MongoDB wire protocol) and MinIO (S3).
 const stack = testStack();
-const databaseUri = `${stack.mongoUri.replace(/\/[^/]*$/, '')}/it_kit_${randomBytes(4).toString('hex')}`;
+const databaseUri = testDatabaseUri('kit');
 
 describe('MongoDB through mongoose (FerretDB)', () => {
   beforeAll(() => connectMongo(databaseUri, pino({ level: 'silent' })));
