@@ -1,8 +1,10 @@
 /// <reference types="node" />
 /**
- * Shared rspack configuration factory for the LogoVote Module Federation remotes (mfes/*).
- * Each remote's own rspack.config.ts calls createRemoteConfig() with its name, port and exposed
- * screens, so every remote still builds, serves and deploys on its own.
+ * The rspack configuration of the LogoVote front ends, in one place:
+ * - what the shell (shells/web) and every remote have in common: browser targets, module rules,
+ *   output naming, resolution and the Module Federation `shared` config (baseConfig, sharedModules);
+ * - the factory each remote's own rspack.config.ts calls with its name, port and exposed screens
+ *   (createRemoteConfig), so every remote still builds, serves and deploys on its own.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,17 +19,29 @@ export const BROWSER_TARGETS = ['chrome >= 111', 'edge >= 111', 'firefox >= 128'
 /** Libraries that must exist exactly once on the page (the shell provides them; remotes reuse them). */
 const SINGLETONS = ['react', 'react-dom', '@tanstack/react-query'] as const;
 
-type PackageJson = { dependencies?: Record<string, string> };
+/**
+ * Workspace packages shared as singletons: one instance per page whichever build imports them.
+ * @logovote/web-client holds page-wide state: the per-session anti-forgery tokens, the fingerprint
+ * and the analytics queue. Its version comes from its own package.json, so a remote that does not
+ * use it yet needs no dependency on it.
+ */
+const WORKSPACE_SINGLETONS = ['@logovote/web-client'] as const;
+
+type PackageJson = { version?: string; dependencies?: Record<string, string> };
 
 const readPackageJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
 const caret = (version: string) => `^${version.replace(/^[\^~]/, '')}`;
+const resolvePackageJson = (name: string, projectDir: string) =>
+  readPackageJson(require.resolve(`${name}/package.json`, { paths: [projectDir] }));
 
 /**
  * `shared` config for the MF plugin:
- * - react, react-dom, @tanstack/react-query: singletons, requiredVersion from the workspace's package.json;
- * - the third-party libraries of @logovote/ui (tailwind-merge, clsx, ...): shared but not singletons, so a
- *   remote reuses the copy the shell already loaded when the versions are compatible, else loads its own.
- *   (@logovote/ui itself is compiled into each build: its CSS classes must be generated per build anyway.)
+ * - react, react-dom, @tanstack/react-query: singletons, requiredVersion from the build's package.json;
+ * - @logovote/web-client: singleton (see WORKSPACE_SINGLETONS);
+ * - the third-party libraries of @logovote/ui (tailwind-merge, clsx, Radix primitives): shared but not
+ *   singletons, so a remote reuses the copy the shell already loaded when the
+ *   versions are compatible, else loads its own. (@logovote/ui itself is compiled into each build: its
+ *   CSS classes must be generated per build anyway.)
  */
 export function sharedModules(projectDir: string) {
   const pkg = readPackageJson(path.join(projectDir, 'package.json'));
@@ -36,14 +50,19 @@ export function sharedModules(projectDir: string) {
     if (!version) throw new Error(`${name} must be a dependency of ${projectDir}/package.json`);
     return [name, { singleton: true, requiredVersion: caret(version) }] as const;
   });
-  const uiKit = readPackageJson(require.resolve('@logovote/ui/package.json', { paths: [projectDir] }));
+  const workspaceSingletons = WORKSPACE_SINGLETONS.map((name) => {
+    const { version } = resolvePackageJson(name, projectDir);
+    if (!version) throw new Error(`${name}/package.json has no version`);
+    return [name, { singleton: true, requiredVersion: caret(version), version }] as const;
+  });
+  const uiKit = resolvePackageJson('@logovote/ui', projectDir);
   const uiLibraries = Object.entries(uiKit.dependencies ?? {}).map(
     ([name, version]) => [name, { singleton: false, requiredVersion: caret(version) }] as const,
   );
-  return Object.fromEntries([...singletons, ...uiLibraries]);
+  return Object.fromEntries([...singletons, ...workspaceSingletons, ...uiLibraries]);
 }
 
-/** Module rules shared by the shell and the remotes: TS/TSX through builtin:swc-loader, CSS through Tailwind v4. */
+/** Module rules: TS/TSX through builtin:swc-loader, CSS through Tailwind v4. */
 export function moduleRules(projectDir: string, isDev: boolean): NonNullable<Configuration['module']>['rules'] {
   return [
     {
@@ -77,6 +96,49 @@ export function moduleRules(projectDir: string, isDev: boolean): NonNullable<Con
   ];
 }
 
+/** development or production, from `rspack --mode` or NODE_ENV. */
+export function buildMode(argv: { mode?: string }): 'development' | 'production' {
+  return argv.mode === 'development' || process.env.NODE_ENV === 'development' ? 'development' : 'production';
+}
+
+/**
+ * Everything but entry, plugins and dev server: hashed file names in production, the TypeScript
+ * source of the workspace packages, the module rules.
+ */
+export function baseConfig(options: { projectDir: string; uniqueName: string; publicPath: string; isDev: boolean }): Configuration {
+  const { projectDir, uniqueName, publicPath, isDev } = options;
+  const hashed = (ext: string) => (isDev ? `[name].${ext}` : `[name].[contenthash:10].${ext}`);
+  return {
+    mode: isDev ? 'development' : 'production',
+    context: projectDir,
+    target: ['web', 'es2022'],
+    devtool: isDev ? 'cheap-module-source-map' : 'source-map',
+    output: {
+      path: path.join(projectDir, 'dist'),
+      publicPath,
+      uniqueName,
+      filename: hashed('js'),
+      chunkFilename: hashed('js'),
+      cssFilename: hashed('css'),
+      cssChunkFilename: hashed('css'),
+      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
+      // Workspace packages (@logovote/*) export their TypeScript source under the `source` condition.
+      conditionNames: ['source', '...'],
+    },
+    module: { rules: moduleRules(projectDir, isDev) },
+    optimization: {
+      // Readable, stable ids in dev; short deterministic ids in production.
+      moduleIds: isDev ? 'named' : 'deterministic',
+      chunkIds: isDev ? 'named' : 'deterministic',
+    },
+    performance: { hints: false },
+  };
+}
+
 export type RemoteOptions = {
   /** Directory of the remote (its rspack.config.ts lives there). */
   projectDir: string;
@@ -89,33 +151,12 @@ export type RemoteOptions = {
 };
 
 export function createRemoteConfig(options: RemoteOptions, argv: { mode?: string } = {}): Configuration {
-  const mode = argv.mode === 'development' || process.env.NODE_ENV === 'development' ? 'development' : 'production';
-  const isDev = mode === 'development';
+  const isDev = buildMode(argv) === 'development';
   const { projectDir, name } = options;
   return {
-    mode,
-    context: projectDir,
-    target: ['web', 'es2022'],
-    devtool: isDev ? 'cheap-module-source-map' : 'source-map',
+    // Served under an unknown prefix (/remotes/<name>/ behind the gateway): resolve chunk URLs at run time.
+    ...baseConfig({ projectDir, uniqueName: name, publicPath: 'auto', isDev }),
     entry: {},
-    output: {
-      path: path.join(projectDir, 'dist'),
-      // Served under an unknown prefix (/remotes/<name>/ behind the gateway): resolve chunk URLs at run time.
-      publicPath: 'auto',
-      uniqueName: name,
-      filename: isDev ? '[name].js' : '[name].[contenthash:10].js',
-      chunkFilename: isDev ? '[name].js' : '[name].[contenthash:10].js',
-      cssFilename: isDev ? '[name].css' : '[name].[contenthash:10].css',
-      cssChunkFilename: isDev ? '[name].css' : '[name].[contenthash:10].css',
-      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
-      clean: true,
-    },
-    resolve: {
-      extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
-      // Workspace packages (@logovote/*) export their TypeScript source under the `source` condition.
-      conditionNames: ['source', '...'],
-    },
-    module: { rules: moduleRules(projectDir, isDev) },
     plugins: [
       new ModuleFederationPlugin({
         name,
@@ -130,12 +171,6 @@ export function createRemoteConfig(options: RemoteOptions, argv: { mode?: string
         experiments: { externalRuntime: true },
       }),
     ],
-    optimization: {
-      // Readable, stable ids in dev; short deterministic ids in production.
-      moduleIds: isDev ? 'named' : 'deterministic',
-      chunkIds: isDev ? 'named' : 'deterministic',
-    },
-    performance: { hints: false },
     devServer: {
       port: Number(process.env.PORT ?? options.port),
       host: process.env.HOST ?? 'localhost',

@@ -1,19 +1,13 @@
 /// <reference types="node" />
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { defineConfig } from '@rspack/cli';
 import { CopyRspackPlugin, HtmlRspackPlugin, type Configuration } from '@rspack/core';
-import tailwindcss from '@tailwindcss/postcss';
+
+import { baseConfig, buildMode, sharedModules } from '../../mfes/rspack.remote';
 
 const projectDir = __dirname;
-
-/** Browsers we build for: the Tailwind CSS v4 baseline. */
-const BROWSER_TARGETS = ['chrome >= 111', 'edge >= 111', 'firefox >= 128', 'safari >= 16.4'];
-
-/** Shared with every remote as singletons; the shell provides them. */
-const SINGLETONS = ['react', 'react-dom', '@tanstack/react-query'] as const;
 
 /** Dev servers of the remotes; `rspack serve` proxies /remotes/<name>/ to them, as the gateway does in production. */
 const REMOTE_DEV_ORIGINS = {
@@ -23,87 +17,12 @@ const REMOTE_DEV_ORIGINS = {
   admin: process.env.REMOTE_ADMIN_ORIGIN ?? 'http://localhost:3004',
 };
 
-type PackageJson = { dependencies?: Record<string, string> };
-const readPackageJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
-const caret = (version: string) => `^${version.replace(/^[\^~]/, '')}`;
-
-/**
- * Singletons (react, react-dom, @tanstack/react-query) plus the third-party libraries of @logovote/ui
- * (shared, not singletons: remotes reuse the shell's copy when versions are compatible). Keep in step
- * with mfes/rspack.remote.ts.
- */
-function sharedModules() {
-  const pkg = readPackageJson(path.join(projectDir, 'package.json'));
-  const singletons = SINGLETONS.map((name) => {
-    const version = pkg.dependencies?.[name];
-    if (!version) throw new Error(`${name} must be a dependency of shells/web/package.json`);
-    return [name, { singleton: true, requiredVersion: caret(version) }] as const;
-  });
-  const uiKit = readPackageJson(require.resolve('@logovote/ui/package.json', { paths: [projectDir] }));
-  const uiLibraries = Object.entries(uiKit.dependencies ?? {}).map(
-    ([name, version]) => [name, { singleton: false, requiredVersion: caret(version) }] as const,
-  );
-  return Object.fromEntries([...singletons, ...uiLibraries]);
-}
-
 export default defineConfig((_env, argv): Configuration => {
-  const mode = argv.mode === 'development' || process.env.NODE_ENV === 'development' ? 'development' : 'production';
-  const isDev = mode === 'development';
+  const isDev = buildMode(argv) === 'development';
   return {
-    mode,
-    context: projectDir,
-    target: ['web', 'es2022'],
-    devtool: isDev ? 'cheap-module-source-map' : 'source-map',
+    // The shell is always served at the site root; deep links (/vote/x) need absolute asset URLs.
+    ...baseConfig({ projectDir, uniqueName: 'logovote_shell', publicPath: '/', isDev }),
     entry: { main: './src/index.ts' },
-    output: {
-      path: path.join(projectDir, 'dist'),
-      // The shell is always served at the site root; deep links (/vote/x) need absolute asset URLs.
-      publicPath: '/',
-      uniqueName: 'logovote_shell',
-      filename: isDev ? '[name].js' : '[name].[contenthash:10].js',
-      chunkFilename: isDev ? '[name].js' : '[name].[contenthash:10].js',
-      cssFilename: isDev ? '[name].css' : '[name].[contenthash:10].css',
-      cssChunkFilename: isDev ? '[name].css' : '[name].[contenthash:10].css',
-      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
-      clean: true,
-    },
-    resolve: {
-      extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
-      // Workspace packages (@logovote/*) export their TypeScript source under the `source` condition.
-      conditionNames: ['source', '...'],
-    },
-    module: {
-      rules: [
-        {
-          test: /\.tsx?$/,
-          exclude: /[\\/]node_modules[\\/]/,
-          loader: 'builtin:swc-loader',
-          options: {
-            jsc: {
-              parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic', development: isDev, refresh: false } },
-            },
-            env: { targets: BROWSER_TARGETS },
-          },
-          type: 'javascript/auto',
-        },
-        {
-          test: /\.css$/,
-          use: [
-            {
-              loader: 'postcss-loader',
-              options: {
-                postcssOptions: {
-                  // Tailwind lowers modern CSS for the targets in production; rspack's minimizer then minifies.
-                  plugins: [tailwindcss({ base: projectDir, optimize: isDev ? false : { minify: false } })],
-                },
-              },
-            },
-          ],
-          type: 'css/auto',
-        },
-      ],
-    },
     plugins: [
       new HtmlRspackPlugin({ template: './index.html' }),
       // Default /runtime-config.json: remotes behind the gateway at /remotes/<name>/. Deployments may override it.
@@ -112,7 +31,7 @@ export default defineConfig((_env, argv): Configuration => {
         name: 'logovote_shell',
         // No remotes at build time: they are registered at run time from /runtime-config.json.
         remotes: {},
-        shared: sharedModules(),
+        shared: sharedModules(projectDir),
         shareStrategy: 'loaded-first',
         manifest: false,
         dts: false,
@@ -120,11 +39,6 @@ export default defineConfig((_env, argv): Configuration => {
         experiments: { provideExternalRuntime: true },
       }),
     ],
-    optimization: {
-      moduleIds: isDev ? 'named' : 'deterministic',
-      chunkIds: isDev ? 'named' : 'deterministic',
-    },
-    performance: { hints: false },
     devServer: {
       port: Number(process.env.PORT ?? 3000),
       host: process.env.HOST ?? 'localhost',

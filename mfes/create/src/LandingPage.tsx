@@ -1,33 +1,159 @@
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle } from '@logovote/ui';
-import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, CardContent, Label, SpinnerIcon, Textarea, toast, TooltipProvider } from '@logovote/ui';
+import { analytics, MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGOS_PER_POLL } from '@logovote/web-client';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+
+import { selectLogos } from './logo-selection';
+import { LogoPreviews, type ChosenLogo } from './LogoPreviews';
+import { UploadArea } from './UploadArea';
+import { useCreationFlow } from './use-creation-flow';
 
 import './styles.css';
 
 /** Props the shell passes to the landing screen (route `/`). */
 export type LandingPageProps = Record<string, never>;
 
-/** Landing and creation page (walking-skeleton placeholder). */
-export default function LandingPage(_props: LandingPageProps) {
-  // Fails loudly if the shell's QueryClient is not shared with this remote.
-  useQueryClient();
+const loadCreationDialog = () => import(/* webpackChunkName: "creation-dialog" */ './CreationDialog');
+const CreationDialog = lazy(loadCreationDialog);
+
+let nextLogoId = 0;
+
+function LogoMark() {
   return (
-    <section data-remote="create" className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h1>Landing page</h1>
-          </CardTitle>
-          <CardDescription>Which logo do your users like best? Upload up to 4 logos and get votes.</CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-col gap-4">
-          <p className="text-sm text-muted-foreground">
-            Placeholder from the <code>logovote_create</code> remote. The upload area, feedback question and creation dialog come next.
-          </p>
-          <div>
-            <Button disabled>Get Votes!</Button>
+    <svg viewBox="0 0 48 48" className="size-12 sm:size-14" aria-hidden="true" focusable="false">
+      <rect width="48" height="48" rx="12" className="fill-primary" />
+      <path d="M14 25l7 7 13-15" fill="none" stroke="white" strokeWidth="4.5" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+/** Landing and creation page (spec section 2, route `/`). */
+export default function LandingPage(_props: LandingPageProps) {
+  const feedbackId = useId();
+  const [logos, setLogos] = useState<ChosenLogo[]>([]);
+  const [feedbackPrompt, setFeedbackPrompt] = useState('');
+  const flow = useCreationFlow();
+  const logosRef = useRef(logos);
+  logosRef.current = logos;
+
+  useEffect(() => {
+    analytics.track('landing_page_viewed');
+  }, []);
+
+  // Object URLs of the previews are released when the page goes away.
+  useEffect(() => () => logosRef.current.forEach((logo) => URL.revokeObjectURL(logo.previewUrl)), []);
+
+  // The dialog's code is fetched as soon as a poll becomes possible, so it opens without a wait.
+  const hasLogos = logos.length > 0;
+  useEffect(() => {
+    if (hasLogos) void loadCreationDialog();
+  }, [hasLogos]);
+
+  const addFiles = (files: File[]) => {
+    const selection = selectLogos(logos.length, files);
+    if (selection.unsupported > 0) {
+      toast({
+        title: 'Unsupported file type',
+        description: `${selection.unsupported} file(s) are not PNG, JPG, SVG or WebP images and were not added.`,
+        variant: 'destructive',
+      });
+    }
+    if (selection.oversize > 0) {
+      toast({
+        title: 'Files too large',
+        description: `${selection.oversize} file(s) exceed the 2MB size limit and were not added.`,
+        variant: 'destructive',
+      });
+    }
+    if (selection.excess > 0) {
+      toast({
+        title: 'Too many files',
+        description: `You can only upload up to ${MAX_LOGOS_PER_POLL} logos. ${selection.excess} files were ignored.`,
+        variant: 'destructive',
+      });
+    }
+    if (selection.accepted.length === 0) return;
+    const added = selection.accepted.map((file) => ({ id: `logo-${(nextLogoId += 1)}`, file, previewUrl: URL.createObjectURL(file) }));
+    setLogos((current) => [...current, ...added]);
+  };
+
+  const removeLogo = (id: string) => {
+    setLogos((current) => {
+      const removed = current.find((logo) => logo.id === id);
+      if (removed) URL.revokeObjectURL(removed.previewUrl);
+      return current.filter((logo) => logo.id !== id);
+    });
+  };
+
+  const getVotes = () => {
+    if (flow.isCreating) return;
+    if (logos.length === 0) {
+      toast({ title: 'No logos uploaded', description: 'Please upload at least one logo to start voting.', variant: 'destructive' });
+      return;
+    }
+    if (logos.length === 1) {
+      // Spec section 5: no request for a single logo.
+      toast({ title: 'Congratulations!', description: 'Everyone voted for the only logo you uploaded 😁' });
+      return;
+    }
+    flow.start(
+      logos.map((logo) => logo.file),
+      feedbackPrompt,
+    );
+  };
+
+  return (
+    <TooltipProvider>
+      <section data-remote="create" className="mx-auto flex w-full max-w-3xl flex-col gap-8 pb-24">
+        <header className="flex flex-col items-center gap-4 text-center">
+          <div className="flex items-center gap-3">
+            <LogoMark />
+            <span className="text-2xl font-bold tracking-tight">LogoVote</span>
           </div>
-        </CardContent>
-      </Card>
-    </section>
+          <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">Which logo do your users like best?</h1>
+          <p className="max-w-xl text-muted-foreground">
+            Upload up to {MAX_LOGOS_PER_POLL} logo ideas, share the voting link, and let people pick their favourite. No account needed.
+          </p>
+        </header>
+
+        <Card>
+          <CardContent className="flex flex-col gap-6 pt-6">
+            {logos.length < MAX_LOGOS_PER_POLL && <UploadArea chosen={logos.length} onFiles={addFiles} />}
+            <LogoPreviews logos={logos} onRemove={removeLogo} disabled={flow.isCreating} />
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
+              <Textarea
+                id={feedbackId}
+                rows={3}
+                maxLength={MAX_FEEDBACK_PROMPT_LENGTH}
+                placeholder="What would you like voters to think about? e.g. Which logo feels most trustworthy?"
+                value={feedbackPrompt}
+                onChange={(event) => setFeedbackPrompt(event.target.value)}
+              />
+            </div>
+          </CardContent>
+        </Card>
+
+        <div className="pointer-events-none fixed inset-x-0 bottom-0 z-40 flex justify-center p-4 sm:p-6">
+          <Button
+            size="lg"
+            onClick={getVotes}
+            disabled={flow.isCreating}
+            // With no logos the button is disabled for assistive technology and looks disabled, but stays
+            // focusable and explains itself with the spec's 'No logos uploaded' toast when pressed.
+            aria-disabled={!hasLogos || flow.isCreating}
+            className="pointer-events-auto h-12 w-full rounded-full px-8 text-base shadow-lg aria-disabled:cursor-not-allowed aria-disabled:opacity-50 sm:w-auto"
+          >
+            {flow.isCreating && <SpinnerIcon />}
+            Get Votes!
+          </Button>
+        </div>
+
+        {(flow.open || flow.session) && (
+          <Suspense fallback={null}>
+            <CreationDialog flow={flow} />
+          </Suspense>
+        )}
+      </section>
+    </TooltipProvider>
   );
 }

@@ -1,13 +1,17 @@
 import { matchPath, useLocation } from '@logovote/ui';
-import { useEffect, type ReactNode } from 'react';
+import { analytics } from '@logovote/web-client';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 
 import { ShellLayout } from './layout/ShellLayout';
-import { FingerprintTestPage } from './pages/FingerprintTestPage';
-import { ModerationTestPage } from './pages/ModerationTestPage';
 import { NotFoundPage, NOT_FOUND_TITLE } from './pages/NotFoundPage';
-import { TermsPage } from './pages/TermsPage';
 import { RemoteScreen } from './remotes/RemoteScreen';
+import { PageLoading } from './remotes/RemoteStatus';
 import { useDocumentTitle } from './use-document-title';
+
+// The shell's own pages load on demand, like the remotes: the voting page's first load carries none of them.
+const TermsPage = lazy(() => import(/* webpackChunkName: "page-terms" */ './pages/TermsPage'));
+const ModerationTestPage = lazy(() => import(/* webpackChunkName: "page-test-moderate" */ './pages/ModerationTestPage'));
+const FingerprintTestPage = lazy(() => import(/* webpackChunkName: "page-test-fingerprint" */ './pages/FingerprintTestPage'));
 
 type RouteDef = {
   path: string;
@@ -48,6 +52,12 @@ export function ShellRoutes() {
   useDocumentTitle(title);
   useEffect(() => {
     window.scrollTo(0, 0);
+    // Spec section 2: a page view on every route change (the router announces each one by re-rendering here).
+    analytics.pageView();
   }, [pathname]);
-  return <ShellLayout>{element}</ShellLayout>;
+  return (
+    <ShellLayout>
+      <Suspense fallback={<PageLoading />}>{element}</Suspense>
+    </ShellLayout>
+  );
 }

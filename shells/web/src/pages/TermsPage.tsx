@@ -1,4 +1,4 @@
-import { Button, Link } from '@logovote/ui';
+import { ArrowLeftIcon, Button, Link } from '@logovote/ui';
 import type { ReactNode } from 'react';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -11,24 +11,32 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** Terms of Use (spec sections 2 and 9). Static content owned by the shell. */
-export function TermsPage() {
+export default function TermsPage() {
   return (
     <article data-page="terms" className="mx-auto flex w-full max-w-3xl flex-col gap-6 leading-relaxed">
       <div>
         <Button asChild variant="ghost" className="-ml-4">
-          <Link to="/">← Back to Home</Link>
+          <Link to="/">
+            <ArrowLeftIcon />
+            Back to Home
+          </Link>
         </Button>
       </div>
       <header className="flex flex-col gap-1">
         <h1 className="text-3xl font-bold tracking-tight">Terms of Use</h1>
         <p className="text-sm text-muted-foreground">
-          Last updated: <time dateTime="2025-05-24">May 24, 2025</time>
+          Last updated: <time dateTime="2025-05-24">24 May 2025</time>
         </p>
       </header>
+      <p>
+        LogoVote lets you upload logos, share a voting link and see which logo people like best. By creating a poll or voting you agree to
+        these terms.
+      </p>
       <Section title="Uploading logos">
         <ul className="list-disc space-y-1 pl-6">
           <li>You can upload up to 4 logos per poll.</li>
-          <li>Accepted formats are JPEG, PNG, WebP and SVG, with a maximum of 2MB per logo.</li>
+          <li>Accepted formats are JPEG, PNG, WebP and SVG.</li>
+          <li>Each logo may be at most 2MB.</li>
         </ul>
       </Section>
       <Section title="Data retention">
@@ -38,6 +46,14 @@ export function TermsPage() {
           <li>Images from free polls may be kept beyond 30 days to train AI models. You can opt out by contacting support.</li>
         </ul>
       </Section>
+      <Section title="Plans">
+        <ul className="list-disc space-y-1 pl-6">
+          <li>Free: you consent to your logos, feedback and discussions being used as AI training data.</li>
+          <li>Paid: $0.99 per survey; your data is kept private while the survey exists.</li>
+          <li>Bulk: $4.99 for 20 surveys.</li>
+          <li>During early access no payment is taken for the paid and bulk plans, and their data usage requirements are respected.</li>
+        </ul>
+      </Section>
       <Section title="Fair use">
         <ul className="list-disc space-y-1 pl-6">
           <li>Rate limiting applies to the API.</li>
@@ -45,11 +61,12 @@ export function TermsPage() {
         </ul>
       </Section>
       <Section title="Content moderation">
-        <p>Uploaded logos are moderated. Logos are rejected if they contain:</p>
+        <p>Uploaded logos are checked automatically. Logos are rejected if they contain:</p>
         <ul className="list-disc space-y-1 pl-6">
-          <li>nudity or sexual content;</li>
+          <li>nudity;</li>
           <li>violence;</li>
-          <li>hateful content or offensive symbols;</li>
+          <li>hateful content;</li>
+          <li>offensive symbols;</li>
           <li>gambling, drugs or weapons;</li>
           <li>human faces;</li>
           <li>copyright infringement;</li>

@@ -5,7 +5,7 @@ import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent 
 import { loadRemoteScreen } from './federation';
 import type { RemoteScreenProps } from './registry';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary';
-import { RemoteLoading } from './RemoteStatus';
+import { PageLoading } from './RemoteStatus';
 
 type LazyScreen<N extends RemoteName> = LazyExoticComponent<ComponentType<RemoteScreenProps[N]>>;
 
@@ -44,7 +44,7 @@ export function RemoteScreen<N extends RemoteName>({ remote, props }: Props<N>) 
   const Screen = getLazyScreen(remote) as ComponentType<RemoteScreenProps[N]>;
   return (
     <RemoteErrorBoundary key={remote} remote={remote} resetKeys={[pathname, attempt]} onRetry={() => setAttempt((n) => n + 1)}>
-      <Suspense fallback={<RemoteLoading remote={remote} />}>
+      <Suspense fallback={<PageLoading remote={remote} />}>
         <Screen {...props} />
       </Suspense>
     </RemoteErrorBoundary>

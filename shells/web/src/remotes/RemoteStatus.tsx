@@ -18,7 +18,8 @@ export function RemoteFallback({ remote, onRetry }: { remote: RemoteName; onRetr
   );
 }
 
-export function RemoteLoading({ remote }: { remote: RemoteName }) {
+/** Placeholder while a screen's code loads (a remote's, or one of the shell's own pages). */
+export function PageLoading({ remote }: { remote?: RemoteName }) {
   return (
     <div
       role="status"

@@ -1,0 +1,231 @@
+import type {
+  AdminPollList,
+  CreatedSession,
+  DeletedPoll,
+  ModerationResult,
+  MyVote,
+  NotifyRequest,
+  NotifyResponse,
+  PaymentPlan,
+  SessionView,
+  SetPlanRequest,
+  SetPlanResponse,
+  TestSession,
+  TestVoteList,
+  TestVoteRecord,
+  TestVoteRequest,
+  VoteRequest,
+  VoteResponse,
+} from '@logovote/contracts';
+
+import { CSRF_HEADER, FINGERPRINT_HEADER, LOGOS_FIELD, MODERATION_IMAGE_FIELD } from './constants';
+import { CsrfTokenCache, sessionIdInUrl } from './csrf-tokens';
+import { HttpError, parseJsonBody } from './http';
+import { postMultipart, type RawResponse, type UploadOptions } from './upload';
+
+export type ApiClientOptions = {
+  /** Prefix of every path; '' (same origin, through the gateway) in the browser. */
+  baseUrl?: string;
+  /** Injected for tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Injected for tests; defaults to XMLHttpRequest (upload progress). */
+  postMultipart?: typeof postMultipart;
+  /** Where warnings go (no token available); defaults to the console. */
+  warn?: (message: string) => void;
+};
+
+export type RequestOptions = Omit<RequestInit, 'credentials' | 'body'> & {
+  /** Sent as JSON with Content-Type: application/json. */
+  json?: unknown;
+  /** Sent as is (FormData for multipart). */
+  body?: BodyInit;
+  /** A 401 yields `null` instead of an error (spec section 7: the generic read's alternative). */
+  nullOn401?: boolean;
+};
+
+export type CreateSessionInput = { logos: readonly File[]; feedbackPrompt?: string };
+
+export const MESSAGES = {
+  createFailed: 'Failed to create voting session',
+  tokenRefreshFailed: 'Failed to fetch session data',
+  notifyFailed: 'Failed to send email',
+  votingFailed: (status: number) => `Voting failed with status: ${status}`,
+} as const;
+
+/**
+ * Section 7's calls with its shared request behaviour: credentials on every call; a non-OK response
+ * becomes an HttpError (`{status}: {body text or status text}`); every non-GET call on
+ * `/api/sessions/{id}...` carries that session's cached anti-forgery token, fetched through the
+ * session lookup when none is cached yet (a warning if there is still none).
+ */
+export function createApiClient(options: ApiClientOptions = {}) {
+  const baseUrl = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const upload = options.postMultipart ?? postMultipart;
+  // eslint-disable-next-line no-console -- the spec asks for a logged warning
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const tokens = new CsrfTokenCache();
+
+  async function tokenFor(sessionId: string): Promise<string | undefined> {
+    if (!tokens.get(sessionId)) {
+      try {
+        await getSession(sessionId);
+      } catch {
+        // Reported below as "no token"; the write itself then fails with the server's answer.
+      }
+    }
+    const token = tokens.get(sessionId);
+    if (!token) warn(`[LogoVote] no anti-forgery token for session ${sessionId}: sending the request without one`);
+    return token;
+  }
+
+  /** One call: returns the OK response's text, throws HttpError otherwise. */
+  async function send(path: string, init: RequestOptions = {}): Promise<{ status: number; text: string }> {
+    const { json, nullOn401: _nullOn401, ...rest } = init;
+    const method = (rest.method ?? 'GET').toUpperCase();
+    const headers = new Headers(rest.headers);
+    if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+    let body = rest.body;
+    if (json !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      body = JSON.stringify(json);
+    }
+    const sessionId = method === 'GET' || method === 'HEAD' ? null : sessionIdInUrl(path);
+    if (sessionId) {
+      const token = await tokenFor(sessionId);
+      if (token) headers.set(CSRF_HEADER, token);
+    }
+    const response = await doFetch(`${baseUrl}${path}`, { ...rest, method, headers, body, credentials: 'include' });
+    const text = await response.text();
+    if (!response.ok) throw new HttpError(response.status, response.statusText, text);
+    return { status: response.status, text };
+  }
+
+  /** A call whose OK answer is JSON (or empty). */
+  async function request<T>(path: string, init: RequestOptions = {}): Promise<T> {
+    try {
+      return parseJsonBody<T>((await send(path, init)).text);
+    } catch (error) {
+      if (init.nullOn401 && error instanceof HttpError && error.status === 401) return null as T;
+      throw error;
+    }
+  }
+
+  /** GET /api/sessions/{id}: the poll; its anti-forgery token is cached for the writes that follow. */
+  async function getSession(sessionId: string): Promise<SessionView> {
+    const session = await request<SessionView>(`/api/sessions/${encodeURIComponent(sessionId)}`);
+    tokens.set(sessionId, session.csrfToken);
+    return session;
+  }
+
+  /** The session lookup made before notify and before voting, for a fresh token. */
+  async function refreshSession(sessionId: string): Promise<SessionView> {
+    try {
+      return await getSession(sessionId);
+    } catch (error) {
+      throw new Error(MESSAGES.tokenRefreshFailed, { cause: error });
+    }
+  }
+
+  /**
+   * POST /api/sessions (multipart: `logos` repeated, `feedbackPrompt` only when non-empty after
+   * trimming), with upload progress. A non-OK answer throws an Error carrying the server's message, or
+   * 'Failed to create voting session'; no answer at all rejects as fetch() would (TypeError).
+   */
+  async function createSession(input: CreateSessionInput, uploadOptions: UploadOptions = {}): Promise<CreatedSession> {
+    const form = new FormData();
+    for (const logo of input.logos) form.append(LOGOS_FIELD, logo, logo.name);
+    const feedbackPrompt = input.feedbackPrompt?.trim();
+    if (feedbackPrompt) form.append('feedbackPrompt', feedbackPrompt);
+    const response: RawResponse = await upload(`${baseUrl}/api/sessions`, form, uploadOptions);
+    if (!response.ok) {
+      const error = new HttpError(response.status, response.statusText, response.bodyText);
+      throw new Error(error.serverMessage ?? MESSAGES.createFailed, { cause: error });
+    }
+    const session = parseJsonBody<CreatedSession>(response.bodyText);
+    if (session?.sessionId) tokens.set(session.sessionId, session.csrfToken);
+    return session;
+  }
+
+  return {
+    request,
+    getSession,
+    refreshSession,
+    createSession,
+
+    /** PUT /api/sessions/{id}/plan: records the plan chosen in the creation dialog. */
+    setPaymentPlan(sessionId: string, paymentPlan: PaymentPlan): Promise<SetPlanResponse> {
+      const json: SetPlanRequest = { paymentPlan };
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/plan`, { method: 'PUT', json });
+    },
+
+    /** POST /api/sessions/{id}/notify after a token refresh; failures carry the server's message or 'Failed to send email'. */
+    async sendLinksByEmail(sessionId: string, email: string): Promise<NotifyResponse> {
+      await refreshSession(sessionId);
+      const json: NotifyRequest = { email: email.trim() };
+      try {
+        return await request<NotifyResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/notify`, { method: 'POST', json });
+      } catch (error) {
+        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.notifyFailed, { cause: error });
+      }
+    },
+
+    /** GET /api/sessions/{id}/my-vote; any failure counts as not voted. */
+    async getMyVote(sessionId: string, fingerprint: string): Promise<MyVote> {
+      try {
+        const status = await request<MyVote>(`/api/sessions/${encodeURIComponent(sessionId)}/my-vote`, {
+          headers: { [FINGERPRINT_HEADER]: fingerprint },
+        });
+        return { hasVoted: status.hasVoted === true, logoId: status.hasVoted ? status.logoId : null };
+      } catch {
+        return { hasVoted: false, logoId: null };
+      }
+    },
+
+    /** POST /api/sessions/{id}/vote after a token refresh; a non-OK answer throws 'Voting failed with status: {status}'. */
+    async submitVote(sessionId: string, logoId: string, fingerprint: string): Promise<VoteResponse> {
+      await refreshSession(sessionId);
+      const json: VoteRequest = { logoId };
+      try {
+        return await request<VoteResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/vote`, {
+          method: 'POST',
+          json,
+          headers: { [FINGERPRINT_HEADER]: fingerprint },
+        });
+      } catch (error) {
+        if (error instanceof HttpError) throw new Error(MESSAGES.votingFailed(error.status), { cause: error });
+        throw error;
+      }
+    },
+
+    listAdminPolls(): Promise<AdminPollList> {
+      return request('/api/admin/polls');
+    },
+
+    deleteAdminPoll(pollId: string): Promise<DeletedPoll> {
+      return request(`/api/admin/polls/${encodeURIComponent(pollId)}`, { method: 'DELETE' });
+    },
+
+    /** POST /api/test/moderate (multipart `image`). */
+    moderateImage(image: File): Promise<ModerationResult> {
+      const body = new FormData();
+      body.append(MODERATION_IMAGE_FIELD, image, image.name);
+      return request('/api/test/moderate', { method: 'POST', body });
+    },
+
+    createTestSession(): Promise<TestSession> {
+      return request('/test/fingerprint/session', { method: 'POST' });
+    },
+
+    submitTestVote(fingerprint: string, testData: TestVoteRequest['testData']): Promise<TestVoteRecord> {
+      const json: TestVoteRequest = { testData };
+      return request('/test/fingerprint/vote', { method: 'POST', json, headers: { [FINGERPRINT_HEADER]: fingerprint } });
+    },
+
+    listTestVotes(): Promise<TestVoteList> {
+      return request('/test/fingerprint/votes');
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,0 +1,48 @@
+/**
+ * @logovote/web-client: the browser's side of the product's calls. The shell and every remote share
+ * ONE instance of this module per page (a Module Federation singleton, see sharedModules() in mfes/rspack.remote.ts), so
+ * the per-session anti-forgery tokens, the fingerprint and the analytics queue are the same wherever
+ * they are used.
+ */
+import { createAnalytics } from './analytics';
+import { createApiClient } from './api-client';
+import { resolveFingerprint } from './fingerprint';
+
+export * from './constants';
+export { HttpError } from './http';
+export {
+  createApiClient,
+  MESSAGES,
+  type ApiClient,
+  type ApiClientOptions,
+  type CreateSessionInput,
+  type RequestOptions,
+} from './api-client';
+export type { UploadOptions, UploadProgress } from './upload';
+export {
+  browserFingerprintSource,
+  clearStoredFingerprint,
+  computeFingerprint,
+  fingerprintText,
+  resolveFingerprint,
+  storedFingerprint,
+  type FingerprintSource,
+} from './fingerprint';
+export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProps } from './analytics';
+
+/** The page's API client (same origin: every call goes through the gateway). */
+export const api = createApiClient();
+
+/** The page's analytics queue. */
+export const analytics = createAnalytics();
+
+let fingerprint: Promise<string> | null = null;
+
+/** This browser's fingerprint (stored or made once per page load). */
+export function getFingerprint(): Promise<string> {
+  fingerprint ??= resolveFingerprint().catch((error: unknown) => {
+    fingerprint = null;
+    throw error;
+  });
+  return fingerprint;
+}
