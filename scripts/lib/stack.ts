@@ -247,6 +247,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         RESULTS_MANIFEST_URL: '/remotes/results/mf-manifest.json',
         ADMIN_MANIFEST_URL: '/remotes/admin/mf-manifest.json',
         ADMIN_HTPASSWD_FILE: htpasswdFile,
+        API_RATE_LIMIT: options.env.API_RATE_LIMIT ?? '50r/s',
+        API_RATE_BURST: options.env.API_RATE_BURST ?? '200',
       });
       const confPath = join(gatewayDir, 'nginx.conf');
       writeFileSync(confPath, renderNginxConf(gatewayDir, serverConfig));

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Readiness, RuntimeConfig } from '@logovote/contracts';
 import { testStack } from '../support/stack-env';
 
@@ -46,4 +47,35 @@ describe('gateway', () => {
       expect(wrong.status).toBe(401);
     },
   );
+});
+
+/** GET from another loopback address, so this client's rate-limit bucket is its own, not the other tests'. */
+function getFrom(localAddress: string, url: string): Promise<{ status: number; body: string; retryAfter: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { localAddress }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'] as string | undefined }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('gateway rate limit', () => {
+  it('answers a burst from one address past the limit with JSON 429s, and nothing else fails', async () => {
+    const url = `${gatewayUrl.replace('localhost', '127.0.0.1')}/api/health/votes`;
+    const results: Awaited<ReturnType<typeof getFrom>>[] = [];
+    for (let wave = 0; wave < 6; wave++) {
+      results.push(...(await Promise.all(Array.from({ length: 100 }, () => getFrom('127.0.0.23', url)))));
+    }
+    const limited = results.filter((result) => result.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(results.every((result) => result.status === 200 || result.status === 429)).toBe(true);
+    expect(JSON.parse(limited[0]!.body)).toEqual({ message: 'Too many requests. Please slow down and try again in a moment.' });
+    expect(limited[0]!.retryAfter).toBe('1');
+    // Other addresses are not affected.
+    expect((await getFrom('127.0.0.24', url)).status).toBe(200);
+  });
 });
