@@ -37,3 +37,11 @@ export const objectStoreEnv = z.object({
 });
 
 export const portEnv = (defaultPort: number) => z.object({ PORT: port.default(defaultPort) });
+
+/** Where people open the product; the links it hands out (voting, results) start with it. */
+export const publicOriginEnv = z.object({
+  PUBLIC_ORIGIN: z
+    .url()
+    .default('http://localhost:8080')
+    .transform((origin) => origin.replace(/\/+$/, '')),
+});
