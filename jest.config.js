@@ -1,11 +1,15 @@
-// Three projects: unit (pure logic), integration (real FerretDB, MinIO and MailDev started by
-// scripts/test.ts) and e2e (headless Chromium through the real gateway). `npm test` runs all three.
+// Six projects: unit (pure logic), integration (real FerretDB, MinIO and MailDev started by
+// scripts/test.ts), e2e (headless Chromium through the real gateway), hostile (bad input, abuse, headers),
+// faults (private stacks whose servers are stopped and restarted) and deploy (Dockerfiles, compose file and
+// Helm chart). `npm test` runs them all.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }];
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.tsx?$': tsJest },
   // Workspace packages are tested from source: no build needed between an edit and a test run.
-  moduleNameMapper: { '^@logovote/(contracts|service-kit|models|devstack|static-server)$': '<rootDir>/packages/$1/src/index.ts' },
+  moduleNameMapper: {
+    '^@logovote/(contracts|service-kit|models|media-pipeline|devstack|static-server)$': '<rootDir>/packages/$1/src/index.ts',
+  },
 };
 
 /** @type {import('jest').Config} */
@@ -30,6 +34,27 @@ module.exports = {
       testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
       setupFiles: ['<rootDir>/tests/support/require-stack.ts'],
       setupFilesAfterEnv: ['<rootDir>/tests/support/browser-timeouts.ts'],
+    },
+    {
+      ...shared,
+      // The bad-input corpus, abuse limits, headers and cookies, against the shared stack through the gateway.
+      displayName: 'hostile',
+      testMatch: ['<rootDir>/tests/hostile/**/*.test.ts'],
+      setupFiles: ['<rootDir>/tests/support/require-stack.ts'],
+      setupFilesAfterEnv: ['<rootDir>/tests/support/browser-timeouts.ts'],
+    },
+    {
+      ...shared,
+      // Fault tests: each file starts a private stack (scripts/lib/stack.ts) and stops and restarts its servers.
+      displayName: 'faults',
+      testMatch: ['<rootDir>/tests/faults/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      // Deployment files (Dockerfiles, docker-compose.yml, the Helm chart) checked without a Docker engine or a
+      // cluster; the Dockerfile reproduction also starts each image against the stack's FerretDB and MinIO.
+      displayName: 'deploy',
+      testMatch: ['<rootDir>/tests/deploy/**/*.test.ts'],
     },
   ],
 };

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { installInfraScript, repoRoot, toolsBinDir } from './paths';
 
-export type ToolName = 'ferretdb' | 'minio' | 'maildev' | 'nginx' | 'chromium' | 'k6' | 'helm';
+export type ToolName = 'ferretdb' | 'minio' | 'maildev' | 'nginx' | 'chromium' | 'k6' | 'helm' | 'kubeconform';
 
 /** .tools/bin/<name>; throws if the link is missing or dangling (cache wiped). */
 export function toolPath(name: ToolName): string {

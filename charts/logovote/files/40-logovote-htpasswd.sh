@@ -1,0 +1,1 @@
+../../../gateway/docker-entrypoint.d/40-logovote-htpasswd.sh
