@@ -1,37 +1,193 @@
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Link } from '@logovote/ui';
-import { useQueryClient } from '@tanstack/react-query';
+import type { SessionView } from '@logovote/contracts';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, Link, Progress, SpinnerIcon, toast } from '@logovote/ui';
+import { analytics, api, HttpError } from '@logovote/web-client';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, type ComponentProps } from 'react';
+
+import { rankLogos, votesText, type RankedLogo } from './ranking';
 
 import './styles.css';
 
 /** Props the shell passes to the results screen (route `/results/:sessionId`). */
 export type ResultsPageProps = { sessionId: string };
 
-/** Results page (walking-skeleton placeholder). */
-export default function ResultsPage({ sessionId }: ResultsPageProps) {
-  // Fails loudly if the shell's QueryClient is not shared with this remote.
-  useQueryClient();
+const logoUrl = (filename: string) => `/api/logos/${encodeURIComponent(filename)}`;
+
+function ShareIcon(props: ComponentProps<'svg'>) {
   return (
-    <section data-remote="results" data-session-id={sessionId} className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h1>Results page</h1>
-          </CardTitle>
-          <CardDescription>
-            Session <code data-testid="session-id">{sessionId}</code>
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-col gap-4">
-          <p className="text-sm text-muted-foreground">
-            Placeholder from the <code>logovote_results</code> remote. Vote counts, percentages and the winner come next.
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" {...props}>
+      <circle cx="18" cy="5" r="3" />
+      <circle cx="6" cy="12" r="3" />
+      <circle cx="18" cy="19" r="3" />
+      <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
+    </svg>
+  );
+}
+
+function TrophyIcon(props: ComponentProps<'svg'>) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      {...props}
+    >
+      <path d="M6 9H4.5a2.5 2.5 0 0 1 0-5H6M18 9h1.5a2.5 2.5 0 0 0 0-5H18M4 22h16M10 14.7V17c0 .6-.5 1-1 1.2-1.2.5-2 2-2 3.8M14 14.7V17c0 .6.5 1 1 1.2 1.2.5 2 2 2 3.8M18 2H6v7a6 6 0 0 0 12 0V2Z" />
+    </svg>
+  );
+}
+
+/** Spec section 2: copies {origin}/vote/{sessionId} and confirms with 'Link copied!'. */
+async function copyVotingLink(sessionId: string): Promise<void> {
+  const url = `${window.location.origin}/vote/${encodeURIComponent(sessionId)}`;
+  try {
+    await navigator.clipboard.writeText(url);
+    toast({ title: 'Link copied!', description: 'Voting link has been copied to clipboard.' });
+  } catch {
+    toast({ title: 'Error', description: `Could not copy to the clipboard. The voting link is ${url}`, variant: 'destructive' });
+  }
+}
+
+function ResultCard({ ranked }: { ranked: RankedLogo }) {
+  const { logo, label, percent, isWinner } = ranked;
+  return (
+    <li data-testid="result-card" data-logo-id={logo.id}>
+      <Card className={cn('flex h-full flex-col gap-3 p-3 sm:gap-4 sm:p-5', isWinner && 'border-amber-400 ring-2 ring-amber-400')}>
+        <div className="flex min-h-6 flex-wrap items-center justify-between gap-x-2 gap-y-1">
+          <h2 className="font-semibold sm:text-lg">{label}</h2>
+          {isWinner && (
+            <span
+              data-testid="winner-badge"
+              className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
+            >
+              <TrophyIcon className="size-3.5" />
+              Winner
+            </span>
+          )}
+        </div>
+        <div className="aspect-square rounded-lg border border-border bg-background p-2 sm:p-4">
+          <img src={logoUrl(logo.filename)} alt={label} width={320} height={320} decoding="async" className="size-full object-contain" />
+        </div>
+        <div className="mt-auto flex flex-col gap-2">
+          <p data-testid="vote-count" className="text-lg font-semibold sm:text-xl">
+            {votesText(logo.voteCount)}
           </p>
-          <div>
-            <Button asChild>
-              <Link to="/">Create New Poll</Link>
-            </Button>
-          </div>
+          <Progress
+            value={percent}
+            aria-label={`${label}: ${percent}% of total votes`}
+            className={cn(isWinner && '[&>div]:bg-amber-500')}
+          />
+          <p data-testid="vote-percent" className="text-xs text-muted-foreground sm:text-sm">
+            {percent}% of total votes
+          </p>
+        </div>
+      </Card>
+    </li>
+  );
+}
+
+function Results({ session }: { session: SessionView }) {
+  const ranked = rankLogos(session.logos, session.totalVotes);
+  const prompt = session.feedbackPrompt?.trim();
+  return (
+    <>
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-3xl font-bold tracking-tight">Voting Results</h1>
+          <p data-testid="total-votes" className="text-muted-foreground">
+            Total votes: {session.totalVotes}
+          </p>
+          {prompt && (
+            <p data-testid="results-prompt" className="mt-2 text-lg font-medium text-balance break-words">
+              &quot;{prompt}&quot;
+            </p>
+          )}
+        </div>
+        <Button variant="outline" onClick={() => void copyVotingLink(session.sessionId)} className="self-start">
+          <ShareIcon />
+          Share
+        </Button>
+      </header>
+
+      <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
+        {ranked.map((item) => (
+          <ResultCard key={item.logo.id} ranked={item} />
+        ))}
+      </ul>
+
+      <Card data-testid="create-another" className="text-center">
+        <CardHeader>
+          <CardTitle className="text-xl">
+            <h2>Want to test more logos?</h2>
+          </CardTitle>
+          <CardDescription>Create another poll to compare different logo options</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild size="lg" className="rounded-full">
+            <Link to="/">Create New Poll</Link>
+          </Button>
         </CardContent>
       </Card>
+    </>
+  );
+}
+
+/** Results page (spec sections 2, 4 and 8, route `/results/:sessionId`). */
+export default function ResultsPage({ sessionId }: ResultsPageProps) {
+  const results = useQuery({
+    queryKey: ['results', sessionId],
+    queryFn: () => api.getSession(sessionId),
+    // Counts change with every vote: each visit of this screen reads them afresh (no polling while it is shown).
+    gcTime: 0,
+  });
+
+  const reported = useRef<string | null>(null);
+  useEffect(() => {
+    if (reported.current === sessionId) return;
+    reported.current = sessionId;
+    analytics.track('results_viewed', { session_id: sessionId });
+  }, [sessionId]);
+
+  const notFound = results.error instanceof HttpError && results.error.status === 404;
+  return (
+    <section
+      data-remote="results"
+      data-session-id={sessionId}
+      data-phase={results.isPending ? 'loading' : results.isError ? (notFound ? 'not-found' : 'failed') : 'results'}
+      className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6 sm:gap-8"
+    >
+      {results.isPending && (
+        <div
+          role="status"
+          data-testid="results-loading"
+          className="flex flex-1 items-center justify-center gap-2 p-8 text-muted-foreground"
+        >
+          <SpinnerIcon className="size-5" />
+          Loading results...
+        </div>
+      )}
+      {results.isError && (
+        <Card
+          role={notFound ? undefined : 'alert'}
+          data-testid={notFound ? 'results-not-found' : 'results-unavailable'}
+          className="mx-auto w-full max-w-md text-center"
+        >
+          <CardHeader className="items-center gap-4">
+            <CardTitle>
+              <h1>{notFound ? 'Results not found' : 'The results could not be loaded'}</h1>
+            </CardTitle>
+            <CardDescription>
+              {notFound ? "The voting session you're looking for doesn't exist." : 'Please check your connection and try again.'}
+            </CardDescription>
+            {!notFound && <Button onClick={() => void results.refetch()}>Try again</Button>}
+          </CardHeader>
+        </Card>
+      )}
+      {results.data && <Results session={results.data} />}
     </section>
   );
 }

@@ -1,37 +1,199 @@
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Link } from '@logovote/ui';
-import { useQueryClient } from '@tanstack/react-query';
+import type { Logo, SessionView } from '@logovote/contracts';
+import { Button, Card, CardContent, CardDescription, CardHeader, CheckIcon, cn, Link, SpinnerIcon } from '@logovote/ui';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+
+import { LogoCarousel } from './LogoCarousel';
+import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
+import { LoadingVotingSession, VotingSessionNotFound, VotingSessionUnavailable } from './StatusScreens';
+import { useVoting } from './use-voting';
 
 import './styles.css';
 
 /** Props the shell passes to the voting screen (route `/vote/:sessionId`). */
 export type VotePageProps = { sessionId: string };
 
-/** Voting page (walking-skeleton placeholder). */
-export default function VotePage({ sessionId }: VotePageProps) {
-  // Fails loudly if the shell's QueryClient is not shared with this remote.
-  useQueryClient();
+const loadDoneDialog = () => import(/* webpackChunkName: "done-dialog" */ './DoneDialog');
+const DoneDialog = lazy(loadDoneDialog);
+
+/** The left and right arrow keys move between logos, unless a field, a dialog or a modifier has them. */
+function useArrowKeys(onPrevious: () => void, onNext: () => void, enabled: boolean) {
+  const handlers = useRef({ onPrevious, onNext });
+  handlers.current = { onPrevious, onNext };
+  useEffect(() => {
+    if (!enabled) return undefined;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      if (event.target instanceof Element && event.target.closest('input, textarea, select, [contenteditable], [role="dialog"]')) return;
+      if (event.key === 'ArrowLeft') handlers.current.onPrevious();
+      else if (event.key === 'ArrowRight') handlers.current.onNext();
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [enabled]);
+}
+
+type MainButtonProps = { isSubmitting: boolean; hasVoted: boolean; currentIsVoted: boolean; hasLogo: boolean; onVote: () => void };
+
+/** Spec section 2: 'Vote', then 'Change Vote', or 'Voted!' (green check) on the voted logo; 'Submitting...' while pending. */
+function MainButton({ isSubmitting, hasVoted, currentIsVoted, hasLogo, onVote }: MainButtonProps) {
+  const settled = currentIsVoted && !isSubmitting;
   return (
-    <section data-remote="vote" data-session-id={sessionId} className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h1>Voting page</h1>
-          </CardTitle>
-          <CardDescription>
-            Session <code data-testid="session-id">{sessionId}</code>
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-col gap-4">
-          <p className="text-sm text-muted-foreground">
-            Placeholder from the <code>logovote_vote</code> remote. Logos, swipe navigation and the vote button come next.
-          </p>
-          <div>
-            <Button asChild variant="outline">
-              <Link to={`/results/${encodeURIComponent(sessionId)}`}>View all results</Link>
-            </Button>
-          </div>
-        </CardContent>
-      </Card>
+    <Button
+      size="lg"
+      data-testid="vote-button"
+      // aria-disabled rather than disabled: keyboard focus stays on the button while the vote is sent.
+      // Spec section 5: voting requires a current logo.
+      aria-disabled={isSubmitting || currentIsVoted || !hasLogo}
+      onClick={onVote}
+      variant={settled ? 'outline' : 'default'}
+      className={cn(
+        // No colour transition: the look changes with the state, at once.
+        'h-12 flex-1 rounded-full text-base transition-none',
+        settled && 'border-2 border-green-600 text-green-700 hover:bg-green-50 hover:text-green-700',
+        isSubmitting && 'cursor-wait',
+      )}
+    >
+      {isSubmitting && <SpinnerIcon />}
+      {settled && <CheckIcon className="text-green-600" strokeWidth={3} />}
+      {isSubmitting ? 'Submitting...' : currentIsVoted ? 'Voted!' : hasVoted ? 'Change Vote' : 'Vote'}
+    </Button>
+  );
+}
+
+type VotingViewProps = { session: SessionView; voting: ReturnType<typeof useVoting> };
+
+function VotingView({ session, voting }: VotingViewProps) {
+  const { logos } = session;
+  const [index, setIndex] = useState(0);
+  const [doneOpen, setDoneOpen] = useState(false);
+  const current: Logo | undefined = logos[index];
+  usePreloadedLogos(logos);
+
+  const previous = () => setIndex((i) => (i - 1 + logos.length) % logos.length);
+  const next = () => {
+    voting.reportNext(current);
+    setIndex((i) => (i + 1) % logos.length);
+  };
+  useArrowKeys(previous, next, logos.length > 1 && !doneOpen);
+
+  // The dialog's code is fetched once there is something to be done with, so 'Done' opens without a wait.
+  useEffect(() => {
+    if (voting.votedThisVisit) void loadDoneDialog();
+  }, [voting.votedThisVisit]);
+
+  const prompt = session.feedbackPrompt?.trim();
+  return (
+    <>
+      <div className="flex flex-col items-center gap-4">
+        {prompt ? (
+          <h1
+            data-testid="feedback-banner"
+            className="w-full max-w-md rounded-lg border border-primary/25 bg-primary/5 px-4 py-3 text-center text-base font-medium text-balance break-words sm:text-lg"
+          >
+            {prompt}
+          </h1>
+        ) : (
+          <h1 className="sr-only">Vote for your favourite logo</h1>
+        )}
+        <LogoCarousel
+          logos={logos}
+          index={index}
+          votedLogoId={voting.votedLogoId}
+          onPrevious={previous}
+          onNext={next}
+          onSelect={setIndex}
+        />
+      </div>
+
+      {/* The bottom bar: at the bottom of the screen while the page scrolls, above the footer at its end. */}
+      <div
+        data-testid="vote-bar"
+        className="sticky bottom-0 z-30 -mx-4 mt-auto flex justify-center gap-3 border-t border-border bg-background/95 px-4 py-3 backdrop-blur sm:mx-auto sm:w-full sm:max-w-md sm:rounded-xl sm:border"
+      >
+        {voting.votedThisVisit && (
+          <Button size="lg" variant="outline" onClick={() => setDoneOpen(true)} className="h-12 rounded-full px-6 text-base">
+            Done
+          </Button>
+        )}
+        <MainButton
+          isSubmitting={voting.isSubmitting}
+          hasVoted={voting.votedLogoId !== null}
+          currentIsVoted={current !== undefined && current.id === voting.votedLogoId}
+          hasLogo={current !== undefined}
+          onVote={() => voting.castVote(current)}
+        />
+      </div>
+
+      {voting.votedThisVisit && (
+        <Suspense fallback={null}>
+          <DoneDialog open={doneOpen} onOpenChange={setDoneOpen} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+/** Spec section 2: shown when the server says this visitor has already voted. */
+function VoteConfirmation({ session, logoId }: { session: SessionView; logoId: string | null }) {
+  const logo = session.logos.find((item) => item.id === logoId);
+  return (
+    <Card data-testid="vote-confirmation" className="mx-auto w-full max-w-md text-center">
+      <CardHeader className="items-center">
+        <span className="mb-2 flex size-14 items-center justify-center rounded-full bg-green-100 text-green-700">
+          <CheckIcon className="size-8" strokeWidth={3} />
+        </span>
+        <h1 className="text-2xl font-semibold tracking-tight">Vote submitted!</h1>
+        <CardDescription className="text-base">Thank you for your feedback</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col items-center gap-3">
+        {logo && (
+          <>
+            <p className="text-sm font-medium">You voted for:</p>
+            <div className="aspect-square w-48 rounded-xl border border-border bg-card p-3 shadow-sm">
+              <img
+                src={logoUrl(logo)}
+                alt={`Logo ${session.logos.indexOf(logo) + 1} of ${session.logos.length}`}
+                width={LOGO_BOX_PX}
+                height={LOGO_BOX_PX}
+                decoding="async"
+                fetchPriority="high"
+                data-testid="voted-logo"
+                className="size-full object-contain"
+              />
+            </div>
+          </>
+        )}
+        <Button asChild size="lg" className="mt-3 rounded-full">
+          <Link to={`/results/${encodeURIComponent(session.sessionId)}`}>View all results</Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function VoteScreen({ sessionId }: VotePageProps) {
+  const voting = useVoting(sessionId);
+  const { phase, session } = voting;
+  return (
+    <section
+      data-remote="vote"
+      data-session-id={sessionId}
+      data-phase={phase}
+      className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6"
+    >
+      {phase === 'loading' && <LoadingVotingSession />}
+      {phase === 'not-found' && <VotingSessionNotFound />}
+      {phase === 'failed' && <VotingSessionUnavailable onRetry={voting.retry} />}
+      {phase === 'confirmation' && session && <VoteConfirmation session={session} logoId={voting.serverVotedLogoId} />}
+      {phase === 'voting' && session && <VotingView session={session} voting={voting} />}
     </section>
   );
+}
+
+/** Voting page (spec sections 2, 4 and 8, route `/vote/:sessionId`). */
+export default function VotePage({ sessionId }: VotePageProps) {
+  // A new poll starts from scratch (position, this visit's vote).
+  return <VoteScreen key={sessionId} sessionId={sessionId} />;
 }

@@ -1,0 +1,33 @@
+import type { Logo } from '@logovote/contracts';
+
+export type RankedLogo = {
+  logo: Logo;
+  /** 'Logo A', 'Logo B', ... in ranking order. */
+  label: string;
+  /** Share of all votes, rounded to a whole number; 0 when nobody has voted. */
+  percent: number;
+  /** The first logo, only when it has at least one vote (spec section 4). */
+  isWinner: boolean;
+};
+
+/** 'A' to 'Z', then 'AA', 'AB', ... (a poll has at most 4 logos; this never runs out anyway). */
+export function letterLabel(position: number): string {
+  let label = '';
+  for (let n = position + 1; n > 0; n = Math.floor((n - 1) / 26)) label = String.fromCharCode(65 + ((n - 1) % 26)) + label;
+  return label;
+}
+
+/** Spec sections 2 and 4: sorted by votes, most first (ties keep the poll's order), labelled, with percentages and the winner. */
+export function rankLogos(logos: readonly Logo[], totalVotes: number): RankedLogo[] {
+  return [...logos]
+    .sort((a, b) => b.voteCount - a.voteCount)
+    .map((logo, position) => ({
+      logo,
+      label: `Logo ${letterLabel(position)}`,
+      percent: totalVotes > 0 ? Math.round((logo.voteCount / totalVotes) * 100) : 0,
+      isWinner: position === 0 && logo.voteCount > 0,
+    }));
+}
+
+/** 'N vote(s)': singular only for exactly 1. */
+export const votesText = (count: number) => `${count} ${count === 1 ? 'vote' : 'votes'}`;

@@ -1,0 +1,107 @@
+import type { Logo } from '@logovote/contracts';
+import { ArrowLeftIcon, Button, CheckIcon, cn } from '@logovote/ui';
+
+import { LOGO_BOX_PX, logoUrl } from './logos';
+import { useSwipe } from './use-swipe';
+
+type Props = {
+  logos: readonly Logo[];
+  index: number;
+  votedLogoId: string | null;
+  onPrevious: () => void;
+  onNext: () => void;
+  onSelect: (index: number) => void;
+};
+
+/**
+ * One logo at a time at full size (spec section 2), in a square box reserved before the image arrives.
+ * Touch: swipe left for the next logo, right for the previous one. Mouse and keyboard: Previous and Next
+ * (shown only where the main pointer is precise, i.e. not on phones and tablets), the dots, the arrow keys.
+ */
+export function LogoCarousel({ logos, index, votedLogoId, onPrevious, onNext, onSelect }: Props) {
+  const { track, handlers } = useSwipe<HTMLDivElement>((direction) => (direction === 'left' ? onNext() : onPrevious()));
+  const logo = logos[index];
+  const count = logos.length;
+  const position = `Logo ${index + 1} of ${count}`;
+  const voted = logo !== undefined && logo.id === votedLogoId;
+
+  return (
+    <section aria-label="Logos" className="flex w-full flex-col items-center gap-3">
+      {/* touch-pan-y: vertical drags scroll the page, horizontal ones are ours. */}
+      <div data-testid="logo-stage" {...handlers} className="w-full max-w-md touch-pan-y touch-pinch-zoom select-none">
+        <div ref={track} className="transition-transform duration-200 ease-out">
+          {logo && (
+            <div
+              key={logo.id}
+              data-testid="current-logo"
+              data-logo-id={logo.id}
+              data-voted={voted}
+              className={cn(
+                'relative aspect-square overflow-hidden rounded-xl border border-border bg-card p-4 shadow-sm transition-shadow sm:p-6',
+                voted && 'border-green-600 ring-2 ring-green-600',
+              )}
+            >
+              <img
+                src={logoUrl(logo)}
+                alt={position}
+                width={LOGO_BOX_PX}
+                height={LOGO_BOX_PX}
+                decoding="async"
+                // The first logo is the page's largest paint.
+                fetchPriority={index === 0 ? 'high' : 'auto'}
+                draggable={false}
+                className="size-full object-contain"
+              />
+              {voted && (
+                <span
+                  data-testid="voted-check"
+                  className="absolute top-3 right-3 flex size-9 items-center justify-center rounded-full bg-green-600 text-white shadow-md"
+                >
+                  <CheckIcon className="size-5" strokeWidth={3} />
+                  <span className="sr-only">Your vote</span>
+                </span>
+              )}
+            </div>
+          )}
+        </div>
+      </div>
+
+      {count > 1 && (
+        <div className="flex w-full max-w-md items-center gap-2">
+          <Button variant="outline" onClick={onPrevious} className="hidden pointer-fine:inline-flex">
+            <ArrowLeftIcon />
+            Previous
+          </Button>
+          <div className="flex flex-1 justify-center" data-testid="position-dots">
+            {logos.map((item, i) => (
+              <button
+                key={item.id}
+                type="button"
+                aria-label={`Show logo ${i + 1} of ${count}`}
+                aria-current={i === index ? 'true' : undefined}
+                onClick={() => onSelect(i)}
+                className="group flex size-6 items-center justify-center rounded-full outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              >
+                <span
+                  className={cn(
+                    'h-2 w-2 rounded-full bg-muted-foreground/40 transition-all group-hover:bg-muted-foreground',
+                    i === index && 'w-5 bg-primary group-hover:bg-primary',
+                    item.id === votedLogoId && 'bg-green-600 group-hover:bg-green-600',
+                  )}
+                />
+              </button>
+            ))}
+          </div>
+          <Button variant="outline" onClick={onNext} className="hidden pointer-fine:inline-flex">
+            Next
+            <ArrowLeftIcon className="rotate-180" />
+          </Button>
+        </div>
+      )}
+      <p aria-live="polite" className="sr-only">
+        {position}
+        {voted ? ', your vote' : ''}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import type { Logo } from '@logovote/contracts';
+import { useEffect } from 'react';
+
+/** Where a logo's image is served (spec section 3); the gateway caches it for a year (immutable, with an ETag). */
+export const logoUrl = (logo: Pick<Logo, 'filename'>) => `/api/logos/${encodeURIComponent(logo.filename)}`;
+
+/** The box every logo is drawn in (square, the image contained): reserved before the image arrives. */
+export const LOGO_BOX_PX = 512;
+
+/**
+ * Spec section 2: all logos are preloaded, so moving to the next one never waits for the network or the
+ * decoder. The first logo is left to its <img> (fetched first, at high priority: it is the page's
+ * largest paint); the others follow at the browser's normal image priority.
+ */
+export function usePreloadedLogos(logos: readonly Logo[] | undefined): void {
+  useEffect(() => {
+    for (const logo of (logos ?? []).slice(1)) {
+      const image = new Image();
+      image.decoding = 'async';
+      image.src = logoUrl(logo);
+      // Decoded ahead too; a broken image shows as such when its turn comes.
+      image.decode().catch(() => undefined);
+    }
+  }, [logos]);
+}

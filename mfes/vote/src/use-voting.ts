@@ -1,0 +1,119 @@
+import type { Logo } from '@logovote/contracts';
+import { toast } from '@logovote/ui';
+import { analytics, api, getFingerprint, HttpError } from '@logovote/web-client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+
+/** Spec section 8: the vote toast's text when the failure is not an answer of the vote call. */
+export const VOTE_FAILED_FALLBACK = 'Failed to submit vote';
+
+const sessionKey = (sessionId: string) => ['vote', 'session', sessionId] as const;
+const myVoteKey = (sessionId: string, fingerprint: string | undefined) => ['vote', 'my-vote', sessionId, fingerprint] as const;
+/** The same key as the fingerprint test page: one value per page load. */
+const FINGERPRINT_KEY = ['fingerprint'] as const;
+
+/**
+ * The toast's description for a failed vote, exactly as spec section 8 words it: 'Voting failed with
+ * status: {status}' (or the token refresh's 'Failed to fetch session data') when the server answered;
+ * 'Failed to submit vote' when no answer came.
+ */
+export function voteErrorText(error: Error): string {
+  return error.cause instanceof HttpError && error.message ? error.message : VOTE_FAILED_FALLBACK;
+}
+
+export type VotePhase = 'loading' | 'not-found' | 'failed' | 'confirmation' | 'voting';
+
+/**
+ * The voting page's data and state machine (spec sections 2, 4, 7 and 8).
+ *
+ * Arrival: the session (its anti-forgery token is cached by the API client), the fingerprint and the
+ * my-vote check run together; the page shows 'Loading voting session...' until all have answered. A
+ * my-vote that says hasVoted shows the confirmation screen; after a vote in this visit the voting view
+ * stays, with the 'Done' dialog available.
+ *
+ * The voted logo is the server's (my-vote) unless this visit set one: on click it is set at once
+ * (optimistic), then confirmed by the vote's answer or put back when the vote fails. After each vote the
+ * my-vote status is read again, and once it answers hasVoted the page follows it again.
+ */
+export function useVoting(sessionId: string) {
+  const queryClient = useQueryClient();
+  const session = useQuery({ queryKey: sessionKey(sessionId), queryFn: () => api.getSession(sessionId) });
+  const fingerprint = useQuery({ queryKey: FINGERPRINT_KEY, queryFn: getFingerprint });
+  const myVote = useQuery({
+    queryKey: myVoteKey(sessionId, fingerprint.data),
+    queryFn: () => api.getMyVote(sessionId, fingerprint.data ?? ''),
+    enabled: fingerprint.isSuccess,
+  });
+
+  /** undefined: follow the server's my-vote; a logo id or null: what this visit knows better. */
+  const [localVote, setLocalVote] = useState<string | null | undefined>(undefined);
+  const [submittingLogoId, setSubmittingLogoId] = useState<string | null>(null);
+  const [votedThisVisit, setVotedThisVisit] = useState(false);
+
+  // Spec section 2: a page-view event on arrival, with the poll and the logo first shown.
+  const reported = useRef<string | null>(null);
+  useEffect(() => {
+    if (session.isPending || reported.current === sessionId) return;
+    reported.current = sessionId;
+    analytics.track('survey_page_viewed', { session_id: sessionId, logo_id: session.data?.logos[0]?.id });
+  }, [session.isPending, session.data, sessionId]);
+
+  /** Counts vote clicks, so a my-vote answer that a newer vote has overtaken is not followed. */
+  const voteSequence = useRef(0);
+  const refreshMyVote = async () => {
+    const key = myVoteKey(sessionId, fingerprint.data);
+    const sequence = voteSequence.current;
+    await queryClient.refetchQueries({ queryKey: key, exact: true });
+    // The refreshed server answer takes over again once it knows a vote (a failed read counts as not voted).
+    if (sequence === voteSequence.current && queryClient.getQueryData<{ hasVoted: boolean }>(key)?.hasVoted) setLocalVote(undefined);
+  };
+
+  const vote = useMutation({
+    mutationFn: async ({ logoId }: { logoId: string; previous: string | null | undefined }) =>
+      api.submitVote(sessionId, logoId, fingerprint.data ?? (await getFingerprint())),
+    onSuccess: (answer, { logoId }) => {
+      const recorded = answer?.logoId ?? logoId;
+      setLocalVote(recorded);
+      setVotedThisVisit(true);
+      analytics.track('vote_confirmed', { session_id: sessionId, logo_id: recorded });
+      void refreshMyVote();
+    },
+    onError: (error, { previous }) => {
+      setLocalVote(previous);
+      toast({ title: 'Error', description: voteErrorText(error), variant: 'destructive' });
+    },
+    onSettled: () => setSubmittingLogoId(null),
+  });
+
+  const serverVote = myVote.data?.hasVoted ? myVote.data.logoId : null;
+  const votedLogoId = localVote === undefined ? serverVote : localVote;
+
+  /** Votes for `logo` (spec section 5: voting requires a current logo). */
+  const castVote = (logo: Logo | undefined) => {
+    if (!logo || submittingLogoId !== null || logo.id === votedLogoId) return;
+    voteSequence.current += 1;
+    setSubmittingLogoId(logo.id);
+    setLocalVote(logo.id);
+    vote.mutate({ logoId: logo.id, previous: localVote });
+  };
+
+  let phase: VotePhase;
+  if (session.isPending || fingerprint.isPending || (fingerprint.isSuccess && myVote.isPending)) phase = 'loading';
+  else if (session.isError) phase = session.error instanceof HttpError && session.error.status === 404 ? 'not-found' : 'failed';
+  else if (myVote.data?.hasVoted && !votedThisVisit) phase = 'confirmation';
+  else phase = 'voting';
+
+  return {
+    phase,
+    session: session.data,
+    retry: () => void session.refetch(),
+    votedLogoId,
+    /** The logo the server says this visitor voted for (the confirmation screen's). */
+    serverVotedLogoId: serverVote,
+    isSubmitting: submittingLogoId !== null,
+    votedThisVisit,
+    castVote,
+    /** Spec section 7: 'vote submitted' is reported on Next, with the logo being left. */
+    reportNext: (logo: Logo | undefined) => analytics.track('vote_submitted', { session_id: sessionId, logo_id: logo?.id }),
+  };
+}

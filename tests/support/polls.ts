@@ -1,0 +1,86 @@
+/**
+ * Polls and votes made through the real API (via the gateway), for browser tests that need a poll to
+ * look at: created with the real fixture images, voted on by "voters" outside the browser, each with a
+ * fingerprint of its own.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import type { CreatedSession, SessionView, VoteResponse } from '@logovote/contracts';
+import { testStack } from './stack-env';
+import { fixture, FOUR_LOGOS } from './web';
+
+export type PollOptions = { logos?: readonly string[]; feedbackPrompt?: string };
+
+/** POST /api/sessions with fixture images (tests/fixtures); the four logos of FOUR_LOGOS by default. */
+export async function createPoll(options: PollOptions = {}): Promise<CreatedSession> {
+  const form = new FormData();
+  for (const name of options.logos ?? FOUR_LOGOS) {
+    const file = fixture(name);
+    form.append('logos', new Blob([new Uint8Array(file.buffer)], { type: file.mimeType }), file.name);
+  }
+  if (options.feedbackPrompt) form.append('feedbackPrompt', options.feedbackPrompt);
+  const res = await fetch(`${testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });
+  if (res.status !== 201) throw new Error(`creating a poll: ${res.status} ${await res.text()}`);
+  return (await res.json()) as CreatedSession;
+}
+
+/** GET /api/sessions/{id}: the poll with its current counts. */
+export async function getPoll(sessionId: string): Promise<SessionView> {
+  const res = await fetch(`${testStack().gatewayUrl}/api/sessions/${sessionId}`);
+  if (res.status !== 200) throw new Error(`reading poll ${sessionId}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as SessionView;
+}
+
+/** A fingerprint as browsers make them: 16 lowercase hexadecimal characters. */
+export const randomFingerprint = () => randomBytes(8).toString('hex');
+
+/** Someone voting without a browser: one anti-forgery token and cookie, used for as many votes as asked. */
+export async function apiVoter(sessionId: string) {
+  const { gatewayUrl } = testStack();
+  const lookup = await fetch(`${gatewayUrl}/api/sessions/${sessionId}`);
+  if (lookup.status !== 200) throw new Error(`reading poll ${sessionId}: ${lookup.status} ${await lookup.text()}`);
+  const { csrfToken } = (await lookup.json()) as SessionView;
+  const cookie = lookup.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ');
+  return {
+    /** POST /api/sessions/{id}/vote as the visitor with `fingerprint` (a new one by default); the raw response. */
+    vote(logoId: string, fingerprint = randomFingerprint()): Promise<Response> {
+      return fetch(`${gatewayUrl}/api/sessions/${sessionId}/vote`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-CSRF-Token': csrfToken ?? '',
+          'X-Client-Fingerprint': fingerprint,
+          Cookie: cookie,
+        },
+        body: JSON.stringify({ logoId }),
+      });
+    },
+  };
+}
+
+/** One vote for `logoId` by a new visitor (its own fingerprint); fails the test unless it is recorded. */
+export async function voteThroughApi(sessionId: string, logoId: string, fingerprint = randomFingerprint()): Promise<VoteResponse> {
+  const res = await (await apiVoter(sessionId)).vote(logoId, fingerprint);
+  if (res.status !== 200) throw new Error(`voting in ${sessionId}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as VoteResponse;
+}
+
+/**
+ * Opens a poll's screen (`/vote/...` or `/results/...`) and waits until its remote has rendered one of
+ * its states. If the remote is momentarily down (another test file stops it to test the fallback), the
+ * shell's 'Try again' is used until it is back.
+ */
+export async function visitPollScreen(page: Page, path: string, remote: 'vote' | 'results'): Promise<Page> {
+  await page.goto(`${testStack().gatewayUrl}${path}`);
+  const ready = `[data-remote="${remote}"]`;
+  for (let attempt = 0; ; attempt += 1) {
+    const shown = await page.waitForSelector(`${ready}, [data-remote-fallback="${remote}"]`, { timeout: 15_000 });
+    if ((await shown.getAttribute('data-remote-fallback')) === null) return page;
+    if (attempt >= 10) throw new Error(`the ${remote} remote stayed unavailable`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await page.getByRole('button', { name: 'Try again' }).click();
+  }
+}
