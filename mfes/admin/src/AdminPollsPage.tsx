@@ -1,30 +1,129 @@
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@logovote/ui';
-import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, CardContent, CardHeader, SpinnerIcon, toast } from '@logovote/ui';
+import { api } from '@logovote/web-client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
+
+import { DeletePollDialog } from './DeletePollDialog';
+import { NoPollSelected, PollDetails } from './PollDetails';
+import { PollList } from './PollList';
 
 import './styles.css';
 
 /** Props the shell passes to the admin screen (route `/admin/polls`). */
 export type AdminPollsPageProps = Record<string, never>;
 
-/** Admin poll management (walking-skeleton placeholder). */
-export default function AdminPollsPage(_props: AdminPollsPageProps) {
-  // Fails loudly if the shell's QueryClient is not shared with this remote.
-  useQueryClient();
+const POLLS_QUERY_KEY = ['admin', 'polls'] as const;
+
+function LoadingPolls() {
   return (
-    <section data-remote="admin" className="mx-auto flex w-full max-w-5xl flex-col gap-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h1>Poll Management</h1>
-          </CardTitle>
-          <CardDescription>Admin polls page</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <p className="text-sm text-muted-foreground">
-            Placeholder from the <code>logovote_admin</code> remote. The poll list, details and delete dialog come next.
-          </p>
-        </CardContent>
-      </Card>
+    <div role="status" className="flex flex-1 items-center justify-center gap-2 py-16 text-muted-foreground" data-testid="polls-loading">
+      <SpinnerIcon className="size-5" />
+      Loading polls...
+    </div>
+  );
+}
+
+function PollsUnavailable({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <Card role="alert" data-testid="polls-error" className="mx-auto w-full max-w-xl">
+      <CardHeader>
+        <h1 className="text-2xl font-semibold tracking-tight">Poll Management</h1>
+        <p className="text-sm text-muted-foreground">The polls could not be loaded.</p>
+        <p className="font-mono text-xs break-all text-muted-foreground">{message}</p>
+      </CardHeader>
+      <CardContent>
+        <Button onClick={onRetry}>Try again</Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Admin poll management (spec sections 2 and 4): the poll list, the selected poll's details, and its deletion. */
+export default function AdminPollsPage(_props: AdminPollsPageProps) {
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const justDeleted = useRef(false);
+
+  const polls = useQuery({ queryKey: POLLS_QUERY_KEY, queryFn: () => api.listAdminPolls() });
+  // A selection the refreshed list no longer holds (deleted elsewhere) shows as none.
+  const selected = polls.data?.find((poll) => poll.pollId === selectedId) ?? null;
+
+  const deletion = useMutation({
+    mutationFn: (pollId: string) => api.deleteAdminPoll(pollId),
+    onSuccess: () => {
+      justDeleted.current = true;
+      setSelectedId(null);
+      toast({ title: 'Poll deleted', description: 'The poll has been successfully deleted.' });
+    },
+    onError: () => toast({ title: 'Error', description: 'Failed to delete poll. Please try again.', variant: 'destructive' }),
+    onSettled: () => {
+      setConfirming(false);
+      // Spec section 4: after a delete the list is refreshed (after a failed one too: the poll may be gone already).
+      void queryClient.invalidateQueries({ queryKey: POLLS_QUERY_KEY });
+    },
+  });
+
+  // The dialog opens without a Radix trigger, so where the keyboard goes next is said here: back to Delete
+  // Poll, or, when that button went with the poll, to the list.
+  const focusAfterDialog = (event: Event) => {
+    event.preventDefault();
+    const button = deleteButton.current;
+    if (!justDeleted.current && button?.isConnected) button.focus();
+    else listHeading.current?.focus();
+    justDeleted.current = false;
+  };
+
+  let content;
+  if (polls.isPending) {
+    content = <LoadingPolls />;
+  } else if (polls.isError) {
+    content = <PollsUnavailable message={polls.error.message} onRetry={() => void polls.refetch()} />;
+  } else {
+    const count = polls.data.length;
+    content = (
+      <div className="grid gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
+        <aside aria-labelledby={headingId} className="lg:sticky lg:top-6">
+          <Card className="flex flex-col lg:max-h-[calc(100dvh-3rem)]">
+            <CardHeader className="gap-1 px-4 pb-4 sm:px-6">
+              <h1 id={headingId} ref={listHeading} tabIndex={-1} className="text-2xl font-semibold tracking-tight outline-none">
+                Poll Management
+              </h1>
+              {count > 0 && (
+                <p className="text-sm text-muted-foreground" data-testid="poll-count">
+                  {count} total polls
+                </p>
+              )}
+            </CardHeader>
+            <CardContent className="min-h-0 overflow-y-auto px-4 pt-1 sm:px-6">
+              <PollList polls={polls.data} selectedId={selected?.pollId ?? null} onSelect={setSelectedId} />
+            </CardContent>
+          </Card>
+        </aside>
+        <div className="min-w-0">
+          {selected ? (
+            <PollDetails poll={selected} deleteButtonRef={deleteButton} onDelete={() => setConfirming(true)} />
+          ) : (
+            <NoPollSelected />
+          )}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <section data-remote="admin" className="mx-auto flex w-full max-w-6xl flex-1 flex-col">
+      {content}
+      <DeletePollDialog
+        open={confirming && selected !== null}
+        deleting={deletion.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => selected && deletion.mutate(selected.pollId)}
+        onCloseAutoFocus={focusAfterDialog}
+      />
     </section>
   );
 }

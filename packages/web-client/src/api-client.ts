@@ -225,6 +225,27 @@ export function createApiClient(options: ApiClientOptions = {}) {
     listTestVotes(): Promise<TestVoteList> {
       return request('/test/fingerprint/votes');
     },
+
+    /** Where the image of a logo is served (GET /api/logos/{filename}). */
+    logoUrl(filename: string): string {
+      return `${baseUrl}/api/logos/${encodeURIComponent(filename)}`;
+    },
+
+    /**
+     * HEAD /api/logos/{filename} (the admin page's check that an image can be fetched): true when it
+     * can, false when the server says it is gone (404); any other failure (429, 5xx, no answer) is
+     * thrown, so the caller can tell "missing" from "could not check now". The browser cache is
+     * revalidated, never trusted: the object may have been removed since it was last loaded.
+     */
+    async logoExists(filename: string): Promise<boolean> {
+      try {
+        await send(`/api/logos/${encodeURIComponent(filename)}`, { method: 'HEAD', cache: 'no-cache' });
+        return true;
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 404) return false;
+        throw error;
+      }
+    },
   };
 }
 

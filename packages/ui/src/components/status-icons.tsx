@@ -1,0 +1,64 @@
+import type { ComponentProps } from 'react';
+
+/**
+ * More stroke icons in Lucide's shapes (see icons.tsx), each built from its path data: a warning,
+ * a missing image, a bin, a calendar, a bar chart and a list.
+ */
+function strokeIcon(name: string, paths: readonly string[]) {
+  const StrokeIcon = (props: ComponentProps<'svg'>) => (
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...props}
+    >
+      {paths.map((d) => (
+        <path key={d} d={d} />
+      ))}
+    </svg>
+  );
+  StrokeIcon.displayName = name;
+  return StrokeIcon;
+}
+
+export const AlertTriangleIcon = strokeIcon('AlertTriangleIcon', [
+  'm21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3',
+  'M12 9v4',
+  'M12 17h.01',
+]);
+
+export const ImageOffIcon = strokeIcon('ImageOffIcon', [
+  'M2 2l20 20',
+  'M10.41 10.41a2 2 0 1 1-2.83-2.83',
+  'M13.5 13.5 6 21',
+  'M18 12l3 3',
+  'M3.59 3.59A1.99 1.99 0 0 0 3 5v14a2 2 0 0 0 2 2h14c.55 0 1.052-.22 1.41-.59',
+  'M21 15V5a2 2 0 0 0-2-2H9',
+]);
+
+export const TrashIcon = strokeIcon('TrashIcon', [
+  'M3 6h18',
+  'M19 6v14c0 1-1 2-2 2H7c-1 0-2-1-2-2V6',
+  'M8 6V4c0-1 1-2 2-2h4c1 0 2 1 2 2v2',
+  'M10 11v6',
+  'M14 11v6',
+]);
+
+export const CalendarIcon = strokeIcon('CalendarIcon', [
+  'M5 4h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z',
+  'M16 2v4',
+  'M8 2v4',
+  'M3 10h18',
+]);
+
+export const BarChartIcon = strokeIcon('BarChartIcon', ['M3 3v18h18', 'M18 17V9', 'M13 17V5', 'M8 17v-3']);
+
+export const ListIcon = strokeIcon('ListIcon', ['M8 6h13', 'M8 12h13', 'M8 18h13', 'M3 6h.01', 'M3 12h.01', 'M3 18h.01']);
