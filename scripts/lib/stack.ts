@@ -21,7 +21,9 @@ export type ServiceName = (typeof SERVICES)[number];
 export const REMOTES = ['create', 'vote', 'results', 'admin'] as const;
 export type RemoteName = (typeof REMOTES)[number];
 export type FrontendName = 'shell' | RemoteName;
-export type ComponentName = ServiceName | FrontendName | 'gateway';
+/** The embedded servers (absent when the environment names an external one). */
+export type InfrastructureName = 'ferretdb' | 'minio' | 'maildev';
+export type ComponentName = ServiceName | FrontendName | InfrastructureName | 'gateway';
 
 export interface StackPorts {
   gateway: number;
@@ -141,35 +143,39 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   mkdirSync(logDir, { recursive: true });
   const secrets = loadOrCreateSecrets(join(runDir, 'secrets.json'), options.env);
 
-  // Infrastructure first: the services refuse to start without it.
-  const [mongoUri, objectStore, mail] = await Promise.all([
-    external.mongoUri
-      ? Promise.resolve(external.mongoUri)
-      : startFerretDB({ port: ports.mongo, dataDir: join(dataDir, 'ferretdb'), logDir }).then(({ uri }) => {
-          log(`FerretDB      ${uri} (SQLite in ${join(dataDir, 'ferretdb')})`);
-          // FerretDB's SQLite backend writes one at a time; a small pool queues the surplus in the
-          // driver instead of failing it with "database is locked".
-          return `${uri}logovote?maxPoolSize=10`;
-        }),
-    external.objectStore
-      ? Promise.resolve(external.objectStore)
-      : startMinio({
+  const processes = new Map<ComponentName, ManagedProcess>();
+  // The embedded servers keep their port and data folder from one start to the next, so the fault tests can
+  // stop one and bring it back under the running services.
+  const infrastructure: Partial<Record<InfrastructureName, () => Promise<ManagedProcess>>> = {};
+  if (!external.mongoUri) {
+    infrastructure.ferretdb = async () => (await startFerretDB({ port: ports.mongo, dataDir: join(dataDir, 'ferretdb'), logDir })).proc;
+  }
+  if (!external.objectStore) {
+    infrastructure.minio = async () =>
+      (
+        await startMinio({
           port: ports.minio,
           consolePort: ports.minioConsole,
           dataDir: join(dataDir, 'minio'),
           logDir,
           ...LOCAL_OBJECT_STORE_KEYS,
-        }).then(({ endpoint }) => {
-          log(`MinIO         ${endpoint}`);
-          return { endpoint, ...LOCAL_OBJECT_STORE_KEYS, bucket: 'logovote-logos', region: 'us-east-1' };
-        }),
-    external.smtpUrl
-      ? Promise.resolve(undefined)
-      : startMailCatcher({ smtpPort: ports.smtp, httpPort: ports.mailHttp, logDir }).then((started) => {
-          log(`MailDev       smtp://127.0.0.1:${started.smtpPort}  web ${started.apiUrl}`);
-          return started;
-        }),
-  ]);
+        })
+      ).proc;
+  }
+  if (!external.smtpUrl) {
+    infrastructure.maildev = async () => (await startMailCatcher({ smtpPort: ports.smtp, httpPort: ports.mailHttp, logDir })).proc;
+  }
+
+  // FerretDB's SQLite backend writes one at a time; a small pool queues the surplus in the driver instead
+  // of failing it with "database is locked".
+  const mongoUri = external.mongoUri ?? `mongodb://127.0.0.1:${ports.mongo}/logovote?maxPoolSize=10`;
+  const objectStore = external.objectStore ?? {
+    endpoint: `http://127.0.0.1:${ports.minio}`,
+    ...LOCAL_OBJECT_STORE_KEYS,
+    bucket: 'logovote-logos',
+    region: 'us-east-1',
+  };
+  const mailApiUrl = infrastructure.maildev ? `http://127.0.0.1:${ports.mailHttp}` : undefined;
   const smtpUrl = external.smtpUrl ?? `smtp://127.0.0.1:${ports.smtp}`;
   const gatewayUrl = `http://localhost:${ports.gateway}`;
 
@@ -190,9 +196,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     IP_HASH_SALT: secrets.ipHashSalt,
   };
 
-  const processes = new Map<ComponentName, ManagedProcess>();
-
-  const starters: Record<ComponentName, () => Promise<ManagedProcess>> = {
+  const starters: Partial<Record<ComponentName, () => Promise<ManagedProcess>>> = {
+    ...infrastructure,
     ...(Object.fromEntries(
       SERVICES.map((service) => [
         service,
@@ -264,7 +269,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   const startComponent = async (name: ComponentName) => {
     if (processes.has(name)) return;
-    processes.set(name, await starters[name]());
+    const starter = starters[name];
+    if (!starter) throw new Error(`${name} is not part of this stack: an external server replaces it`);
+    processes.set(name, await starter());
   };
   const stopComponent = async (name: ComponentName) => {
     const proc = processes.get(name);
@@ -273,6 +280,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   try {
+    // Infrastructure first: the services refuse to start without it.
+    await Promise.all((Object.keys(infrastructure) as InfrastructureName[]).map(startComponent));
+    if (infrastructure.ferretdb) log(`FerretDB      ${mongoUri} (SQLite in ${join(dataDir, 'ferretdb')})`);
+    if (infrastructure.minio) log(`MinIO         ${objectStore.endpoint}`);
+    if (mailApiUrl) log(`MailDev       smtp://127.0.0.1:${ports.smtp}  web ${mailApiUrl}`);
     await Promise.all([...SERVICES, ...(Object.keys(FRONTEND_DIRS) as FrontendName[])].map(startComponent));
     await startComponent('gateway');
   } catch (error: unknown) {
@@ -286,7 +298,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     mongoUri,
     objectStore,
     smtpUrl,
-    mailApiUrl: mail?.apiUrl,
+    mailApiUrl,
     secrets,
     serviceEnv,
     logDir,

@@ -20,7 +20,7 @@ export function createServiceApp(options: ServiceAppOptions): Koa {
   app.use(requestLogger(options.logger));
   app.use(errorHandler(options.logger));
   app.use(jsonForEmptyResponses);
-  const health = healthRouter(options.service, options.readiness);
+  const health = healthRouter(options.service, options.readiness, options.logger);
   app.use(health.routes());
   for (const router of options.routers) {
     app.use(router.routes());

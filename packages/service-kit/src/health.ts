@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Health, Readiness } from '@logovote/contracts';
+import type { Logger } from 'pino';
 
 export interface ReadinessCheck {
   name: string;
@@ -8,30 +9,34 @@ export interface ReadinessCheck {
 
 const CHECK_TIMEOUT_MS = 2000;
 
-async function runCheck(check: ReadinessCheck): Promise<{ ok: boolean; error?: string }> {
+const TIMED_OUT = `timed out after ${CHECK_TIMEOUT_MS} ms`;
+
+/** The reason goes to the log; the answer (public through the gateway) names no host, port or bucket. */
+async function runCheck(check: ReadinessCheck, logger: Logger): Promise<{ ok: boolean; error?: string }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(TIMED_OUT)), CHECK_TIMEOUT_MS);
   });
   try {
     await Promise.race([check.check(), timeout]);
     return { ok: true };
   } catch (error: unknown) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    logger.warn({ err: error, check: check.name }, 'readiness check failed');
+    return { ok: false, error: error instanceof Error && error.message === TIMED_OUT ? TIMED_OUT : 'unavailable' };
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** `/healthz`: the process answers. `/readyz`: every dependency answers (503 otherwise). */
-export function healthRouter(service: string, checks: ReadinessCheck[]): Router {
+export function healthRouter(service: string, checks: ReadinessCheck[], logger: Logger): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     const body: Health = { status: 'ok', service };
     ctx.body = body;
   });
   router.get('/readyz', async (ctx) => {
-    const results = await Promise.all(checks.map(async (check) => [check.name, await runCheck(check)] as const));
+    const results = await Promise.all(checks.map(async (check) => [check.name, await runCheck(check, logger)] as const));
     const ready = results.every(([, result]) => result.ok);
     const body: Readiness = { status: ready ? 'ready' : 'unavailable', service, checks: Object.fromEntries(results) };
     ctx.status = ready ? 200 : 503;

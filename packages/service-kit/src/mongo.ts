@@ -2,12 +2,23 @@ import mongoose from 'mongoose';
 import type { Logger } from 'pino';
 import type { ReadinessCheck } from './health';
 
+/**
+ * While the database is unreachable an operation waits this long for it, then fails (a 503 for the client):
+ * long enough to ride out a replica-set election or a restart, short enough that nobody stares at a spinner.
+ */
+const SERVER_SELECTION_TIMEOUT_MS = 3000;
+/**
+ * How often the driver checks the server. It also bounds how long the readiness check (which trusts the
+ * connection's state) keeps saying "unavailable" after the database is back: the driver's default is 10 s.
+ */
+const HEARTBEAT_FREQUENCY_MS = 2000;
+
 /** Connects the process-wide mongoose connection; the driver reconnects by itself after outages. */
 export async function connectMongo(uri: string, logger: Logger): Promise<typeof mongoose> {
   mongoose.set('strictQuery', true);
   mongoose.connection.on('disconnected', () => logger.warn('MongoDB disconnected'));
   mongoose.connection.on('reconnected', () => logger.info('MongoDB reconnected'));
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 5000 });
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS, heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS });
   logger.info('MongoDB connected');
   return mongoose;
 }

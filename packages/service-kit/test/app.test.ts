@@ -1,8 +1,10 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import pino from 'pino';
 import request from 'supertest';
 import { z } from 'zod';
-import { HttpError, createServiceApp, parseInput, type ReadinessCheck } from '../src';
+import { HttpError, answerClientErrorsWithJson, createServiceApp, parseInput, type ReadinessCheck } from '../src';
 
 const silent = pino({ level: 'silent' });
 
@@ -27,7 +29,8 @@ describe('service app', () => {
     expect(ready.body.status).toBe('ready');
     const unready = await request(appWith(() => undefined, [up, down])).get('/readyz');
     expect(unready.status).toBe(503);
-    expect(unready.body.checks).toEqual({ up: { ok: true }, down: { ok: false, error: 'connection refused' } });
+    // The reason is logged, not published: it could name internal hosts.
+    expect(unready.body.checks).toEqual({ up: { ok: true }, down: { ok: false, error: 'unavailable' } });
   });
 
   it('turns invalid input into a 400 with a readable message', async () => {
@@ -62,6 +65,30 @@ describe('service app', () => {
     expect(res.body).toEqual({ message: 'Internal server error' });
   });
 
+  it.each([
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:27017'), { code: 'ECONNREFUSED' })],
+    [
+      'a MongoDB server that cannot be selected',
+      Object.assign(new Error('Server selection timed out'), { name: 'MongoServerSelectionError' }),
+    ],
+    ['a busy object store', Object.assign(new Error('Please reduce your request rate'), { code: 'SlowDown' })],
+    [
+      'a lost connection behind a wrapper',
+      new Error('query failed', { cause: Object.assign(new Error('x'), { name: 'MongoNetworkError' }) }),
+    ],
+  ])('answers %s with a 503 that names nothing internal', async (_, failure) => {
+    const res = await request(
+      appWith((r) =>
+        r.get('/x', () => {
+          throw failure;
+        }),
+      ),
+    ).get('/x');
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toEqual({ message: 'Service temporarily unavailable. Please try again shortly.' });
+  });
+
   it('answers unknown paths and wrong methods with JSON', async () => {
     const app = appWith((r) => r.get('/only-get', (ctx) => void (ctx.body = {})));
     const missing = await request(app).get('/nope');
@@ -70,5 +97,42 @@ describe('service app', () => {
     const wrongMethod = await request(app).delete('/only-get');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body).toEqual({ message: 'Method not allowed' });
+    // A method no route implements is a wrong method too, not the router's 501.
+    const unimplemented = await request(app).propfind('/only-get');
+    expect(unimplemented.status).toBe(405);
+    expect(unimplemented.body).toEqual({ message: 'Method not allowed' });
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createServer((_, res) => res.end('{}'));
+    answerClientErrorsWithJson(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** Writes raw bytes and reads the whole answer (the server closes the connection after a refusal). */
+  const raw = (data: string) =>
+    new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(data));
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+
+  it.each([
+    ['headers over the 16 KB limit', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'Request headers too large'],
+    ['a malformed header line', 'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 400, 'Bad request'],
+    ['a method Node does not know', 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'Bad request'],
+  ])('answers %s with JSON', async (_, request, status, message) => {
+    const answer = await raw(request);
+    expect(answer.startsWith(`HTTP/1.1 ${status} `)).toBe(true);
+    expect(answer).toContain('Content-Type: application/json');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ message });
   });
 });

@@ -76,11 +76,12 @@ describe('GET and HEAD /api/logos/:filename', () => {
   });
 
   it('turns traversal and odd names away before they reach storage', async () => {
-    // With storage unreachable, only a request that reached it could fail with a 5xx.
+    // With storage unreachable, only a request that reached it could fail with a 5xx (503: try again shortly).
     const unreachable = createObjectStore(storeSettings(store.bucket, { S3_ENDPOINT: `http://127.0.0.1:${await findFreePort()}` }));
     const app = appOn(unreachable);
     const reached = await request(app).get(`/api/logos/${pngName}`);
-    expect(reached.status).toBe(500);
+    expect(reached.status).toBe(503);
+    expect(reached.body).toEqual({ message: 'Service temporarily unavailable. Please try again shortly.' });
     for (const name of [
       '..%2F..%2F..%2Fetc%2Fpasswd',
       '%2e%2e',

@@ -111,6 +111,18 @@ it('refuses test data over the JSON limit (413) and a body that is not JSON (415
   expect(await TestVoteModel.countDocuments()).toBe(0);
 });
 
+it('refuses test data nested too deeply to store (400), not with a server error', async () => {
+  const depth = 7000;
+  const res = await request(server)
+    .post('/test/fingerprint/vote')
+    .set('X-Client-Fingerprint', newFingerprint())
+    .type('json')
+    .send(`{"testData":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+  expect(res.status).toBe(400);
+  expect(res.body).toEqual({ message: 'testData is nested too deeply' });
+  expect(await TestVoteModel.countDocuments()).toBe(0);
+});
+
 it('keeps test data apart from real polls and votes', async () => {
   await request(server).post('/test/fingerprint/session').expect(201);
   await testVote(newFingerprint()).expect(201);

@@ -50,8 +50,10 @@ export async function createPoll(
   const stored: StoredLogo[] = uploads.map(({ logo }) => logo);
   const put: string[] = [];
   let attempted: string | undefined;
+  let recorded = false;
   try {
     await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logos: stored });
+    recorded = true;
     for (const { path, logo } of uploads) {
       attempted = logo.filename;
       await putLogoObject(store, logo.filename, path, logo.size, logo.contentType);
@@ -62,8 +64,10 @@ export async function createPoll(
     logger.error({ err: error, pollId }, 'poll creation failed; removing what was stored');
     // An S3 put is atomic, so a failed one stored nothing; removing its name anyway is only a precaution.
     if (attempted && !put.includes(attempted)) await removeLogoObjects(store, [attempted]).catch(() => undefined);
+    // When the record itself could not be written (the database is down) there is nothing to delete, and
+    // trying would only keep the client waiting for the same outage.
     await removeLogoObjects(store, put)
-      .then(() => PollModel.deleteOne({ _id: pollId }))
+      .then(() => (recorded ? PollModel.deleteOne({ _id: pollId }) : undefined))
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     throw new HttpError(503, STORAGE_FAILED);
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { TestVoteRequest, type TestSession, type TestVoteList, type TestVoteRecord } from '@logovote/contracts';
-import { jsonBody, parseJsonBody } from '@logovote/service-kit';
+import { HttpError, jsonBody, parseJsonBody } from '@logovote/service-kit';
 import { requireFingerprint } from '../fingerprint';
 import { TestSessionModel, TestVoteModel } from '../models/fingerprint-test';
 
@@ -32,6 +32,19 @@ async function latestTestSessionId(): Promise<string> {
   return latest?._id ?? createTestSession();
 }
 
+/**
+ * testData as JSON text. JSON.parse reads any depth that fits in the body limit, but JSON.stringify recurses
+ * and runs out of stack on a few thousand levels: such a body is the client's to fix, not a server failure.
+ */
+function storedTestData(testData: unknown): string | undefined {
+  if (testData === undefined) return undefined;
+  try {
+    return JSON.stringify(testData);
+  } catch {
+    throw new HttpError(400, 'testData is nested too deeply');
+  }
+}
+
 function toRecord(vote: { _id: unknown; sessionId: string; voterFingerprint: string; createdAt: Date }): TestVoteRecord {
   return {
     id: String(vote._id),
@@ -59,7 +72,7 @@ export function fingerprintTestRouter(): Router {
     const vote = await TestVoteModel.create({
       sessionId: await latestTestSessionId(),
       voterFingerprint,
-      testData: testData === undefined ? undefined : JSON.stringify(testData),
+      testData: storedTestData(testData),
     });
     await keepNewest(TestVoteModel, TEST_VOTES_KEPT);
     const body: TestVoteRecord = toRecord(vote);

@@ -1,0 +1,136 @@
+/**
+ * Abuse through the gateway: stuffing a poll by rotating fingerprints from one address stops at the per-address
+ * cap (VOTES_PER_IP_PER_POLL, 50 on the test stack), whatever X-Forwarded-For the client writes; one fingerprint
+ * is one vote however often and from wherever it votes; a burst past the gateway's rate limit gets JSON 429s
+ * and nothing else fails; the admin area stays closed without its credentials.
+ */
+import { randomBytes } from 'node:crypto';
+import type { CreatedSession } from '@logovote/contracts';
+import { testStack } from '../support/stack-env';
+import { validImages } from './support/fixtures';
+import { call, targetOf, type Target } from './support/http';
+import { createPollVia, tokenFor } from './support/polls';
+
+const { gatewayUrl, admin } = testStack();
+const VOTERS_PER_ADDRESS = 50;
+const ADDRESS_LIMIT_MESSAGE = `Vote limit reached: at most ${VOTERS_PER_ADDRESS} people can vote in this poll from the same network address. Votes already cast can still be changed.`;
+
+const fingerprint = () => randomBytes(8).toString('hex');
+const someAddress = () => Array.from(randomBytes(4)).join('.');
+
+let images: Awaited<ReturnType<typeof validImages>>;
+beforeAll(async () => {
+  images = await validImages();
+});
+
+/** A browser on one address: its anti-forgery cookie and token for the poll. */
+async function voterOn(target: Target, poll: CreatedSession) {
+  const { cookie, token } = await tokenFor(target, poll.sessionId);
+  return (fp: string, logoId: string, extraHeaders: Record<string, string> = {}) =>
+    call(target, {
+      method: 'POST',
+      path: `/api/sessions/${poll.sessionId}/vote`,
+      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'X-CSRF-Token': token, 'X-Client-Fingerprint': fp, ...extraHeaders },
+      body: JSON.stringify({ logoId }),
+    });
+}
+
+const totalVotes = async (target: Target, sessionId: string) => (await tokenFor(target, sessionId)).view;
+
+describe('ballot stuffing', () => {
+  it(`stops rotating fingerprints from one address at ${VOTERS_PER_ADDRESS} voters, even with forged X-Forwarded-For`, async () => {
+    const stuffer = targetOf(gatewayUrl, '127.0.0.91');
+    const poll = await createPollVia(stuffer, [images.png, images.jpeg]);
+    const vote = await voterOn(stuffer, poll);
+    const [logoA, logoB] = poll.logos.map((logo) => logo.id) as [string, string];
+    const fingerprints = Array.from({ length: VOTERS_PER_ADDRESS + 10 }, fingerprint);
+
+    const statuses: number[] = [];
+    for (const fp of fingerprints) {
+      // Each request claims to come from somewhere else; the services read only the address the gateway saw.
+      const answer = await vote(fp, logoA, {
+        'X-Forwarded-For': someAddress(),
+        'X-Real-IP': someAddress(),
+        Forwarded: `for=${someAddress()}`,
+      });
+      statuses.push(answer.status);
+      if (answer.status === 429) expect(JSON.parse(answer.body)).toEqual({ message: ADDRESS_LIMIT_MESSAGE });
+    }
+    expect(statuses.slice(0, VOTERS_PER_ADDRESS).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(VOTERS_PER_ADDRESS).every((status) => status === 429)).toBe(true);
+    expect((await totalVotes(stuffer, poll.sessionId)).totalVotes).toBe(VOTERS_PER_ADDRESS);
+
+    // Someone who already voted may still change the vote at the cap...
+    expect((await vote(fingerprints[0]!, logoB)).status).toBe(200);
+    // ...and people on other addresses still vote.
+    const neighbour = await voterOn(targetOf(gatewayUrl, '127.0.0.92'), poll);
+    expect((await neighbour(fingerprint(), logoB)).status).toBe(200);
+
+    const view = await totalVotes(stuffer, poll.sessionId);
+    expect(view.totalVotes).toBe(VOTERS_PER_ADDRESS + 1);
+    expect(view.logos.map((logo) => logo.voteCount)).toEqual([VOTERS_PER_ADDRESS - 1, 2]);
+  });
+
+  it('counts one fingerprint once, however often, however fast and from however many addresses it votes', async () => {
+    const home = targetOf(gatewayUrl, '127.0.0.93');
+    const poll = await createPollVia(home, [images.png, images.webp, images.jpeg]);
+    const logoIds = poll.logos.map((logo) => logo.id);
+    const same = fingerprint();
+    const voters = await Promise.all([93, 94, 95, 96, 97].map((last) => voterOn(targetOf(gatewayUrl, `127.0.0.${last}`), poll)));
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => voters[i % voters.length]!(same, logoIds[i % logoIds.length]!)));
+    expect(answers.map((answer) => answer.status).every((status) => status === 200)).toBe(true);
+
+    const view = await totalVotes(home, poll.sessionId);
+    expect(view.totalVotes).toBe(1);
+    expect(view.logos.reduce((sum, logo) => sum + logo.voteCount, 0)).toBe(1);
+  });
+});
+
+describe('the gateway rate limit', () => {
+  it('answers a burst of API calls from one address with JSON 429s past the limit, and nothing fails behind them', async () => {
+    const burst = targetOf(gatewayUrl, '127.0.0.98');
+    const poll = await createPollVia(targetOf(gatewayUrl, '127.0.0.99'), [images.png, images.jpeg]);
+    const answers = await Promise.all(
+      Array.from({ length: 400 }, () =>
+        call(burst, { method: 'GET', path: `/api/sessions/${poll.sessionId}/my-vote`, headers: { 'X-Client-Fingerprint': fingerprint() } }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    for (const answer of limited) {
+      expect(JSON.parse(answer.body)).toEqual({ message: 'Too many requests. Please slow down and try again in a moment.' });
+      expect(answer.headers['retry-after']).toBe('1');
+    }
+    for (const answer of answers.filter((a) => a.status === 200))
+      expect(JSON.parse(answer.body)).toEqual({ hasVoted: false, logoId: null });
+    // The limit refills: the same address is served again a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await call(burst, { method: 'GET', path: `/api/sessions/${poll.sessionId}` })).status).toBe(200);
+  });
+});
+
+describe('the admin area', () => {
+  it.each([
+    ['GET', '/admin/polls'],
+    ['GET', '/remotes/admin/mf-manifest.json'],
+    ['GET', '/remotes/admin/remoteEntry.js'],
+    ['GET', '/api/admin/polls'],
+    ['DELETE', '/api/admin/polls/{id}'],
+  ])('keeps %s %s closed without the credentials, and with wrong ones', async (method, path) => {
+    const target = targetOf(gatewayUrl, '127.0.0.100');
+    const poll = await createPollVia(target, [images.png, images.jpeg]);
+    const url = path.replace('{id}', poll.sessionId);
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: `Basic ${Buffer.from(`${admin.user}:not-the-password`).toString('base64')}` },
+    ]) {
+      const answer = await call(target, { method, path: url, headers });
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toBe('Basic realm="LogoVote admin"');
+    }
+    // The poll is still there.
+    expect((await call(target, { method: 'GET', path: `/api/sessions/${poll.sessionId}` })).status).toBe(200);
+  });
+});
