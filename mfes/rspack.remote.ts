@@ -8,9 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import type { Configuration } from '@rspack/core';
+import type { Compiler, Configuration, RspackPluginInstance } from '@rspack/core';
 import tailwindcss from '@tailwindcss/postcss';
 
 /** Browsers we build for: the Tailwind CSS v4 baseline. */
@@ -96,14 +97,46 @@ export function moduleRules(projectDir: string, isDev: boolean): NonNullable<Con
   ];
 }
 
+/** Text assets worth compressing (source maps are not served to visitors). */
+const COMPRESSIBLE = /\.(?:js|mjs|css|json|html|svg)$/;
+/** Below this a compressed copy saves less than the headers it costs. */
+const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` (brotli at its highest quality) and `<file>.gz` (gzip -9) beside every text
+ * asset, so the static servers send the smallest encoding the browser accepts without compressing
+ * anything per request (packages/static-server picks them; the gateway passes them through).
+ * Brotli's highest quality is too slow to run on each request but costs a build only seconds.
+ */
+class PrecompressPlugin implements RspackPluginInstance {
+  apply(compiler: Compiler): void {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('PrecompressPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'PrecompressPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER }, () => {
+        for (const asset of compilation.getAssets()) {
+          if (!COMPRESSIBLE.test(asset.name)) continue;
+          const bytes = asset.source.buffer();
+          if (bytes.length < COMPRESS_MIN_BYTES) continue;
+          const brotli = brotliCompressSync(bytes, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+          });
+          compilation.emitAsset(`${asset.name}.br`, new sources.RawSource(brotli));
+          compilation.emitAsset(`${asset.name}.gz`, new sources.RawSource(gzipSync(bytes, { level: 9 })));
+        }
+      });
+    });
+  }
+}
+
 /** development or production, from `rspack --mode` or NODE_ENV. */
 export function buildMode(argv: { mode?: string }): 'development' | 'production' {
   return argv.mode === 'development' || process.env.NODE_ENV === 'development' ? 'development' : 'production';
 }
 
 /**
- * Everything but entry, plugins and dev server: hashed file names in production, the TypeScript
- * source of the workspace packages, the module rules.
+ * Everything but entry, Module Federation and dev server: hashed file names in production, the
+ * TypeScript source of the workspace packages, the module rules, precompressed assets in production.
+ * Callers add their plugins after `plugins`.
  */
 export function baseConfig(options: { projectDir: string; uniqueName: string; publicPath: string; isDev: boolean }): Configuration {
   const { projectDir, uniqueName, publicPath, isDev } = options;
@@ -136,6 +169,7 @@ export function baseConfig(options: { projectDir: string; uniqueName: string; pu
       chunkIds: isDev ? 'named' : 'deterministic',
     },
     performance: { hints: false },
+    plugins: isDev ? [] : [new PrecompressPlugin()],
   };
 }
 
@@ -153,11 +187,13 @@ export type RemoteOptions = {
 export function createRemoteConfig(options: RemoteOptions, argv: { mode?: string } = {}): Configuration {
   const isDev = buildMode(argv) === 'development';
   const { projectDir, name } = options;
+  // Served under an unknown prefix (/remotes/<name>/ behind the gateway): resolve chunk URLs at run time.
+  const base = baseConfig({ projectDir, uniqueName: name, publicPath: 'auto', isDev });
   return {
-    // Served under an unknown prefix (/remotes/<name>/ behind the gateway): resolve chunk URLs at run time.
-    ...baseConfig({ projectDir, uniqueName: name, publicPath: 'auto', isDev }),
+    ...base,
     entry: {},
     plugins: [
+      ...(base.plugins ?? []),
       new ModuleFederationPlugin({
         name,
         filename: 'remoteEntry.js',
@@ -168,7 +204,8 @@ export function createRemoteConfig(options: RemoteOptions, argv: { mode?: string
         dts: false,
         // Use the MF runtime the shell provides (experiments.provideExternalRuntime there) instead of
         // bundling another copy into remoteEntry.js. Shell and remotes must pin the same MF version.
-        experiments: { externalRuntime: true },
+        // Browsers only: the runtime's Node.js code paths are left out.
+        experiments: { externalRuntime: true, optimization: { target: 'web' } },
       }),
     ],
     devServer: {

@@ -28,6 +28,10 @@ export function createStaticServer(options: StaticServerOptions): Server {
   const indexHtml = options.spa ? readFileSync(join(options.dir, 'index.html')) : undefined;
   const serveFile = sirv(options.dir, {
     etag: true,
+    // The build writes file.br and file.gz beside each text asset (mfes/rspack.remote.ts): send the
+    // smallest one the browser accepts, never compressing per request.
+    brotli: true,
+    gzip: true,
     dotfiles: false,
     setHeaders: (res, pathname) => setCommonHeaders(res, pathname),
   });

@@ -27,35 +27,45 @@ async function changeExistingVote(ballot: Ballot): Promise<boolean> {
   return true;
 }
 
+/** The seats of the address nobody holds yet in this poll. */
+async function freeSeats(ballot: Ballot, votersPerAddress: number): Promise<number[]> {
+  const taken = await VoteModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash }, { ipSlot: 1, _id: 0 }).lean();
+  const takenSlots = new Set(taken.map((vote) => vote.ipSlot));
+  const free: number[] = [];
+  for (let slot = 0; slot < votersPerAddress; slot++) if (!takenSlots.has(slot)) free.push(slot);
+  return free;
+}
+
+const randomOf = (values: number[]) => values[Math.floor(Math.random() * values.length)];
+
 /**
  * Records a ballot: one vote per fingerprint per poll (voting again changes it), and at most
  * `votersPerAddress` distinct voters per address per poll, exactly, however many requests race.
  *
- * A new voter inserts its vote into a free seat of its address (see the votes model). Only two
- * things make that insert fail with a duplicate key: the same fingerprint's vote was inserted
- * meanwhile (a concurrent first vote: change that one instead) or another voter took the seat
- * (read the seats again). Each retry means some other voter got a seat, so there are at most
- * `votersPerAddress` retries. A voter who already voted may always change the vote, even at the cap.
+ * The vote is inserted first, into a random seat of its address (see the votes model): most ballots
+ * are first votes and an address rarely holds more than a few voters, so this usually succeeds with
+ * one write and no read (reads cost most on the embedded FerretDB, which scans the collection even
+ * for a lookup by key). Only two things make the insert fail with a duplicate key: the voter already
+ * has a vote in this poll (change it) or the seat is taken (read which seats are free and take one).
+ * After the first insert, each failed one means another voter took a seat meanwhile, so there are at
+ * most `votersPerAddress` retries. A voter who already voted may always change the vote, even at the cap.
  */
 export async function castVote(ballot: Ballot, votersPerAddress: number): Promise<CastOutcome> {
+  let ipSlot = Math.floor(Math.random() * votersPerAddress);
   for (let attempt = 0; attempt <= votersPerAddress; attempt++) {
-    if (await changeExistingVote(ballot)) return 'recorded';
-    const taken = await VoteModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash }, { ipSlot: 1, _id: 0 }).lean();
-    const takenSlots = new Set(taken.map((vote) => vote.ipSlot));
-    const free: number[] = [];
-    for (let slot = 0; slot < votersPerAddress; slot++) if (!takenSlots.has(slot)) free.push(slot);
-    if (free.length === 0) {
-      // The same fingerprint may have taken the last seat in the meantime.
-      return (await changeExistingVote(ballot)) ? 'recorded' : 'address-limit';
-    }
-    // A random free seat: voters racing from one address rarely pick the same one.
-    const ipSlot = free[Math.floor(Math.random() * free.length)];
     try {
       await VoteModel.create({ _id: voteId(ballot.pollId, ballot.fingerprint), ...ballot, ipSlot });
       return 'recorded';
     } catch (error: unknown) {
       if (!isDuplicateKey(error)) throw error;
     }
+    if (await changeExistingVote(ballot)) return 'recorded';
+    const freeSeat = randomOf(await freeSeats(ballot, votersPerAddress));
+    if (freeSeat === undefined) {
+      // The same fingerprint may have taken the last seat in the meantime.
+      return (await changeExistingVote(ballot)) ? 'recorded' : 'address-limit';
+    }
+    ipSlot = freeSeat;
   }
   throw new Error(`castVote: no seat after ${votersPerAddress + 1} attempts`);
 }

@@ -3,13 +3,10 @@ import { createRoot } from 'react-dom/client';
 
 import { App } from './App';
 import { createQueryClient } from './query-client';
-import { watchStylesheetFailures } from './remotes/stylesheet-recovery';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('LogoVote: #root element is missing from index.html');
-
-watchStylesheetFailures();
 
 createRoot(container).render(
   <StrictMode>

@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { ShellLayout } from './layout/ShellLayout';
 import { NotFoundPage, NOT_FOUND_TITLE } from './pages/NotFoundPage';
 import { RemoteScreen } from './remotes/RemoteScreen';
+import { REMOTE_PATHS } from './remotes/route-remotes';
 import { PageLoading } from './remotes/RemoteStatus';
 import { useDocumentTitle } from './use-document-title';
 
@@ -21,18 +22,18 @@ type RouteDef = {
 
 /** The route table (spec section 2). Remote screens receive route params as props. */
 export const ROUTES: readonly RouteDef[] = [
-  { path: '/', title: 'LogoVote', render: () => <RemoteScreen remote="create" props={{}} /> },
+  { path: REMOTE_PATHS.create, title: 'LogoVote', render: () => <RemoteScreen remote="create" props={{}} /> },
   {
-    path: '/vote/:sessionId',
+    path: REMOTE_PATHS.vote,
     title: 'Vote · LogoVote',
     render: ({ sessionId = '' }) => <RemoteScreen remote="vote" props={{ sessionId }} />,
   },
   {
-    path: '/results/:sessionId',
+    path: REMOTE_PATHS.results,
     title: 'Results · LogoVote',
     render: ({ sessionId = '' }) => <RemoteScreen remote="results" props={{ sessionId }} />,
   },
-  { path: '/admin/polls', title: 'Poll Management · LogoVote', render: () => <RemoteScreen remote="admin" props={{}} /> },
+  { path: REMOTE_PATHS.admin, title: 'Poll Management · LogoVote', render: () => <RemoteScreen remote="admin" props={{}} /> },
   { path: '/terms', title: 'Terms of Use · LogoVote', render: () => <TermsPage /> },
   { path: '/test/moderate', title: 'Image Moderation Test · LogoVote', render: () => <ModerationTestPage /> },
   { path: '/test/fingerprint', title: 'Fingerprint Testing Tool · LogoVote', render: () => <FingerprintTestPage /> },

@@ -35,8 +35,7 @@ function ensureRemotesRegistered(): Promise<void> {
 
 type ScreenModule<P> = { default?: ComponentType<P> };
 
-/** Loads the screen component a remote exposes (manifest → remoteEntry → exposed chunk). */
-export async function loadRemoteScreen<N extends RemoteName>(name: N): Promise<ComponentType<RemoteScreenProps[N]>> {
+async function loadScreen<N extends RemoteName>(name: N): Promise<ComponentType<RemoteScreenProps[N]>> {
   await ensureRemotesRegistered();
   reloadFailedStylesheets();
   const { container, expose } = REMOTES[name];
@@ -44,6 +43,25 @@ export async function loadRemoteScreen<N extends RemoteName>(name: N): Promise<C
   const screen = module?.default;
   if (typeof screen !== 'function') {
     throw new Error(`Remote ${container} did not expose a component as ./${expose}`);
+  }
+  return screen;
+}
+
+const screens = new Map<RemoteName, Promise<ComponentType<never>>>();
+
+/**
+ * Loads the screen component a remote exposes (manifest → remoteEntry → exposed chunk), once: the
+ * entry module may have started it already (see index.ts). A failed load is forgotten, so the next
+ * call ('Try again') starts afresh.
+ */
+export function loadRemoteScreen<N extends RemoteName>(name: N): Promise<ComponentType<RemoteScreenProps[N]>> {
+  let screen = screens.get(name) as Promise<ComponentType<RemoteScreenProps[N]>> | undefined;
+  if (!screen) {
+    screen = loadScreen(name);
+    screens.set(name, screen as Promise<ComponentType<never>>);
+    screen.catch(() => {
+      if (screens.get(name) === screen) screens.delete(name);
+    });
   }
   return screen;
 }
