@@ -133,7 +133,8 @@ export default function LandingPage(_props: LandingPageProps) {
           </CardContent>
         </Card>
 
-        <div className="pointer-events-none fixed inset-x-0 bottom-0 z-40 flex justify-center p-4 sm:p-6">
+        {/* Sticky, not fixed: it floats over the form while there is more to scroll, yet never covers the footer. */}
+        <div className="pointer-events-none sticky bottom-0 z-40 flex justify-center p-4 sm:p-6">
           <Button
             size="lg"
             onClick={getVotes}
