@@ -18,9 +18,6 @@ if (!values.dir || !Number.isInteger(port) || port <= 0) {
 }
 const dir = resolve(values.dir);
 const server = createStaticServer({ dir, spa: values.spa });
-// Outlast the gateway's 60 s upstream keep-alive, so nginx never reuses a connection this side is closing.
-server.keepAliveTimeout = 65_000;
-server.headersTimeout = 66_000;
 server.listen(port, values.host, () => process.stdout.write(`serving ${dir} on http://${values.host}:${port}\n`));
 const stop = () => {
   server.close(() => process.exit(0));
