@@ -1,5 +1,18 @@
 import type { SessionView } from '@logovote/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, Link, Progress, SpinnerIcon, toast } from '@logovote/ui';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  cn,
+  Icon,
+  Link,
+  Progress,
+  SpinnerIcon,
+  toast,
+} from '@logovote/ui';
 import { analytics, api, HttpError } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
@@ -26,18 +39,9 @@ function ShareIcon(props: ComponentProps<'svg'>) {
 
 function TrophyIcon(props: ComponentProps<'svg'>) {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      {...props}
-    >
+    <Icon {...props}>
       <path d="M6 9H4.5a2.5 2.5 0 0 1 0-5H6M18 9h1.5a2.5 2.5 0 0 0 0-5H18M4 22h16M10 14.7V17c0 .6-.5 1-1 1.2-1.2.5-2 2-2 3.8M14 14.7V17c0 .6.5 1 1 1.2 1.2.5 2 2 2 3.8M18 2H6v7a6 6 0 0 0 12 0V2Z" />
-    </svg>
+    </Icon>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 
 /** A few stroke icons (Lucide's shapes), inline: an icon library as a shared module could not be tree-shaken. */
-function Icon({ children, ...props }: ComponentProps<'svg'>) {
+export function Icon({ children, ...props }: ComponentProps<'svg'>) {
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"

@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+import { Icon } from './icons';
 
 /**
  * More stroke icons in Lucide's shapes (see icons.tsx), each built from its path data: a warning,
@@ -6,24 +7,11 @@ import type { ComponentProps } from 'react';
  */
 function strokeIcon(name: string, paths: readonly string[]) {
   const StrokeIcon = (props: ComponentProps<'svg'>) => (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="0 0 24 24"
-      width="24"
-      height="24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
+    <Icon {...props}>
       {paths.map((d) => (
         <path key={d} d={d} />
       ))}
-    </svg>
+    </Icon>
   );
   StrokeIcon.displayName = name;
   return StrokeIcon;
