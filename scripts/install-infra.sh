@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Installs the pinned local infrastructure (FerretDB, MinIO, k6, helm, kubeconform,
-# MailDev, nginx, chromium) and links every binary into <repo>/.tools/bin.
+# MailDev, PostgreSQL, nginx, chromium) and links every binary into <repo>/.tools/bin.
+#
+# Nothing is resolved afresh: Go tools build from their module's go.sum (checked
+# against the checksum database), MailDev installs with `npm ci` from the
+# lockfile in scripts/infra/maildev, and Debian packages come by name.
 #
 # Built artefacts live in a cache OUTSIDE the clone, one directory per
 # <tool>-<version>, so fresh clones and worktrees reuse them and a second run
-# only checks the binaries and refreshes the symlinks (seconds).
+# only checks the binaries and refreshes the symlinks (seconds). The Go module
+# and build caches live there too, so an empty cache is a truly cold install.
 #
 #   scripts/install-infra.sh                      # everything
 #   scripts/install-infra.sh --only ferretdb,minio,maildev
@@ -12,21 +17,34 @@
 # Env: LOGOVOTE_TOOLS_CACHE (default ~/.cache/logovote-tools).
 set -Eeuo pipefail
 
+# `npm start` and `npm test` run this script, and npm hands its settings (the
+# project's .npmrc: engine-strict, save-exact, ...) to child processes as
+# npm_config_* variables. They are the caller's, not ours: an install here must
+# behave the same however it is called.
+while read -r npm_var; do unset "$npm_var"; done < <(compgen -e | grep -i '^npm_' || true)
+
 # ---- pinned versions --------------------------------------------------------
-FERRETDB_VERSION=v1.24.2        # last 1.x (SQLite backend, no PostgreSQL needed)
+FERRETDB_VERSION=v1.24.2        # last 1.x; runs on the PostgreSQL below
 MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
 # go.k6.io/k6/v2 is not on the Go module proxy, so k6 stays on the v1 line.
 K6_VERSION=v1.8.1
 HELM_VERSION=v3.22.0
 # Validates the rendered Helm chart offline against the schemas in tests/deploy/schemas (tests/deploy).
 KUBECONFORM_VERSION=v0.7.0
+# MailDev's whole tree is pinned by scripts/infra/maildev/package-lock.json.
 MAILDEV_VERSION=3.0.0
-# mailparser >= 3.9.37 pins @zone-eu/mailsplit versions the npm registry we can
-# reach does not serve (ETARGET for 5.4.30); 3.9.31 uses 5.4.19, which it does.
-MAILDEV_MAILPARSER_VERSION=3.9.31
-DEBIAN_PACKAGES=(nginx-light chromium fonts-liberation)
+# Debian package -> a file that shows it is installed. PostgreSQL is Debian 12's (15).
+POSTGRES_MAJOR=15
+declare -A DEBIAN_PACKAGES=(
+  [nginx-light]=/usr/sbin/nginx
+  [chromium]=/usr/bin/chromium
+  [fonts-liberation]=/usr/share/fonts/truetype/liberation
+  [postgresql]=/usr/lib/postgresql/$POSTGRES_MAJOR/bin/postgres
+)
+# The PostgreSQL programs the dev stack runs (a private cluster per stack).
+POSTGRES_PROGRAMS=(postgres initdb pg_isready psql)
 
-ALL_TOOLS=(ferretdb minio k6 helm kubeconform maildev nginx chromium)
+ALL_TOOLS=(ferretdb minio k6 helm kubeconform maildev postgresql nginx chromium)
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${LOGOVOTE_TOOLS_CACHE:-$HOME/.cache/logovote-tools}"
@@ -84,6 +102,10 @@ done
 selected() { [[ " ${SELECTED[*]} " == *" $1 "* ]]; }
 
 mkdir -p "$CACHE" "$BIN_DIR"
+# Module downloads and build objects stay with the tools they make.
+export GOMODCACHE="$CACHE/go/mod" GOCACHE="$CACHE/go/build"
+# Fail rather than fetch a toolchain: the machine's Go builds every pinned tool.
+export GOTOOLCHAIN=local
 
 # ---- helpers ------------------------------------------------------------------
 # Atomic replace, so a concurrently starting server never sees a missing link.
@@ -201,34 +223,32 @@ build_ferretdb() {
 }
 
 # ---- MailDev (npm) --------------------------------------------------------------
+# `npm ci` installs exactly the committed lockfile; its hash is part of the cache
+# entry, so changing the lockfile installs afresh.
+MAILDEV_SPEC_DIR="$REPO_ROOT/scripts/infra/maildev"
 install_maildev() {
-  local dir="$CACHE/maildev-$MAILDEV_VERSION"
-  local bin="$dir/node_modules/.bin/maildev"
   STEP="maildev $MAILDEV_VERSION: check cache"
   STEP_LOG=""
+  local lock_hash
+  lock_hash=$(sha256sum "$MAILDEV_SPEC_DIR/package-lock.json" | cut -c1-12)
+  local dir="$CACHE/maildev-$MAILDEV_VERSION-$lock_hash"
+  local bin="$dir/node_modules/.bin/maildev"
   if binary_works "$bin" --version; then
     log "maildev $MAILDEV_VERSION: cached"
   else
     command -v npm >/dev/null 2>&1 || die "'npm' is not on PATH (needed to install maildev)"
     STEP_LOG="$CACHE/maildev-$MAILDEV_VERSION.install.log"
-    log "maildev $MAILDEV_VERSION: installing from npm... log: $STEP_LOG"
+    log "maildev $MAILDEV_VERSION: installing from its lockfile (npm ci)... log: $STEP_LOG"
     local t0=$SECONDS
     local tmp="$dir.tmp.$$"
     CLEANUP=("$tmp")
     rm -rf "$tmp"
     mkdir -p "$tmp"
-    STEP="maildev $MAILDEV_VERSION: npm install"
-    cat >"$tmp/package.json" <<EOF
-{
-  "name": "logovote-maildev",
-  "private": true,
-  "dependencies": { "maildev": "$MAILDEV_VERSION" },
-  "overrides": { "mailparser": "$MAILDEV_MAILPARSER_VERSION" }
-}
-EOF
-    # MailDev ships prebuilt JS and needs no install scripts. A couple of its
-    # transitive deps declare node >= 22 but work on 20 (EBADENGINE warning).
-    (cd "$tmp" && npm install --prefix "$tmp" --no-audit --no-fund --no-update-notifier) >"$STEP_LOG" 2>&1
+    cp "$MAILDEV_SPEC_DIR/package.json" "$MAILDEV_SPEC_DIR/package-lock.json" "$tmp/"
+    STEP="maildev $MAILDEV_VERSION: npm ci"
+    # MailDev ships prebuilt JS and needs no install scripts. Two of its locked
+    # dependencies declare node >= 22 but work on 20, hence no engine-strict.
+    (cd "$tmp" && npm ci --ignore-scripts --engine-strict=false --no-audit --no-fund --no-update-notifier) >"$STEP_LOG" 2>&1
     STEP="maildev $MAILDEV_VERSION: verify"
     "$tmp/node_modules/.bin/maildev" --version >>"$STEP_LOG" 2>&1
     rm -rf "$dir"
@@ -238,39 +258,46 @@ EOF
   link_bin "$bin" maildev
 }
 
-# ---- Debian packages (nginx, chromium) ---------------------------------------------
-APT_DONE=0
+# ---- Debian packages (PostgreSQL, nginx, chromium) ------------------------------------
+# Installs every missing package of DEBIAN_PACKAGES in one apt-get run.
 install_debian_packages() {
-  local missing=()
-  [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
-  [[ -x /usr/bin/chromium ]] || missing+=(chromium)
-  dpkg -s fonts-liberation >/dev/null 2>&1 || missing+=(fonts-liberation)
-  if [[ ${#missing[@]} -eq 0 || $APT_DONE -eq 1 ]]; then
-    return 0
-  fi
+  local missing=() package
+  for package in "${!DEBIAN_PACKAGES[@]}"; do
+    [[ -e ${DEBIAN_PACKAGES[$package]} ]] || missing+=("$package")
+  done
+  [[ ${#missing[@]} -gt 0 ]] || return 0
   if [[ $(id -u) -ne 0 ]]; then
-    die "missing Debian packages: ${missing[*]}. Install them as root: apt-get install -y --no-install-recommends ${DEBIAN_PACKAGES[*]}"
+    die "missing Debian packages: ${missing[*]}. Install them as root: apt-get install -y --no-install-recommends ${missing[*]}"
   fi
   STEP_LOG="$CACHE/apt.log"
-  log "apt: installing ${DEBIAN_PACKAGES[*]}... log: $STEP_LOG"
+  log "apt: installing ${missing[*]}... log: $STEP_LOG"
   local t0=$SECONDS
   local apt_opts=(-y --no-install-recommends -o DPkg::Lock::Timeout=600)
   export DEBIAN_FRONTEND=noninteractive
   # Only refresh the package lists when they are absent or the install fails
   # (stale lists); apt-get update is the slow part.
-  if ! compgen -G '/var/lib/apt/lists/*_Packages' >/dev/null; then
+  if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
     STEP="apt-get update"
     apt-get -o DPkg::Lock::Timeout=600 update >"$STEP_LOG" 2>&1
   fi
-  STEP="apt-get install ${DEBIAN_PACKAGES[*]}"
-  if ! apt-get install "${apt_opts[@]}" "${DEBIAN_PACKAGES[@]}" >>"$STEP_LOG" 2>&1; then
+  STEP="apt-get install ${missing[*]}"
+  if ! apt-get install "${apt_opts[@]}" "${missing[@]}" >>"$STEP_LOG" 2>&1; then
     STEP="apt-get update (retry)"
     apt-get -o DPkg::Lock::Timeout=600 update >>"$STEP_LOG" 2>&1
-    STEP="apt-get install ${DEBIAN_PACKAGES[*]} (after update)"
-    apt-get install "${apt_opts[@]}" "${DEBIAN_PACKAGES[@]}" >>"$STEP_LOG" 2>&1
+    STEP="apt-get install ${missing[*]} (after update)"
+    apt-get install "${apt_opts[@]}" "${missing[@]}" >>"$STEP_LOG" 2>&1
   fi
-  APT_DONE=1
   log "apt: installed in $((SECONDS - t0))s"
+}
+
+setup_postgresql() {
+  STEP="postgresql: install"; STEP_LOG=""
+  install_debian_packages
+  STEP="postgresql: verify"
+  local pg_bin=/usr/lib/postgresql/$POSTGRES_MAJOR/bin program
+  "$pg_bin/postgres" --version >/dev/null
+  log "postgresql $("$pg_bin/postgres" --version | sed 's/^[^0-9]*\([0-9.]*\).*/\1/'): system"
+  for program in "${POSTGRES_PROGRAMS[@]}"; do link_bin "$pg_bin/$program" "$program"; done
 }
 
 setup_nginx() {
@@ -303,8 +330,10 @@ write_versions_env() {
       target=$(readlink "$BIN_DIR/$t" 2>/dev/null || true)
       [[ -n "$target" && -e "$BIN_DIR/$t" ]] || continue
       v=$(sed -n "s|.*/$t-\([^/]*\)/.*|\1|p" <<<"$target")
+      [[ $t != maildev ]] || v=$MAILDEV_VERSION
       echo "${t^^}_VERSION=${v:-unknown}"
     done
+    [[ -e "$BIN_DIR/postgres" ]] && echo "POSTGRESQL_VERSION=$(dpkg-query -W -f='${Version}' "postgresql-$POSTGRES_MAJOR" 2>/dev/null || echo unknown)"
     [[ -e "$BIN_DIR/nginx" ]] && echo "NGINX_VERSION=$(dpkg-query -W -f='${Version}' nginx-light 2>/dev/null || /usr/sbin/nginx -v 2>&1 | sed 's|.*nginx/||')"
     [[ -e "$BIN_DIR/chromium" ]] && echo "CHROMIUM_VERSION=$(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo unknown)"
     true
@@ -332,6 +361,7 @@ if selected kubeconform; then
   with_lock kubeconform go_install_tool kubeconform "$KUBECONFORM_VERSION" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION" kubeconform
 fi
 if selected maildev; then with_lock maildev install_maildev; fi
+if selected postgresql; then with_lock apt setup_postgresql; fi
 if selected nginx; then with_lock apt setup_nginx; fi
 if selected chromium; then with_lock apt setup_chromium; fi
 
