@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const external = externalServersFromEnv(process.env);
   const embedded = [
     'nginx',
-    ...(external.mongoUri ? [] : ['ferretdb']),
+    ...(external.mongoUri ? [] : ['postgresql', 'ferretdb']),
     ...(external.objectStore ? [] : ['minio']),
     ...(external.smtpUrl ? [] : ['maildev']),
   ];

@@ -9,6 +9,8 @@ import {
   startMailCatcher,
   startMinio,
   startNginx,
+  startPostgres,
+  postgresUrl,
   stopAll,
   waitForHttp,
   type ManagedProcess,
@@ -22,13 +24,14 @@ export const REMOTES = ['create', 'vote', 'results', 'admin'] as const;
 export type RemoteName = (typeof REMOTES)[number];
 export type FrontendName = 'shell' | RemoteName;
 /** The embedded servers (absent when the environment names an external one). */
-export type InfrastructureName = 'ferretdb' | 'minio' | 'maildev';
+export type InfrastructureName = 'postgres' | 'ferretdb' | 'minio' | 'maildev';
 export type ComponentName = ServiceName | FrontendName | InfrastructureName | 'gateway';
 
 export interface StackPorts {
   gateway: number;
   services: Record<ServiceName, number>;
   frontends: Record<FrontendName, number>;
+  postgres: number;
   mongo: number;
   minio: number;
   minioConsole: number;
@@ -41,6 +44,7 @@ export const DEV_PORTS: StackPorts = {
   gateway: 8080,
   services: { sessions: 4001, votes: 4002, media: 4003, notify: 4004 },
   frontends: { shell: 3000, create: 3001, vote: 3002, results: 3003, admin: 3004 },
+  postgres: 5433,
   mongo: 27117,
   minio: 9100,
   minioConsole: 9101,
@@ -55,6 +59,7 @@ export async function freePorts(): Promise<StackPorts> {
     gateway: await next(),
     services: { sessions: await next(), votes: await next(), media: await next(), notify: await next() },
     frontends: { shell: await next(), create: await next(), vote: await next(), results: await next(), admin: await next() },
+    postgres: await next(),
     mongo: await next(),
     minio: await next(),
     minioConsole: await next(),
@@ -148,7 +153,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // stop one and bring it back under the running services.
   const infrastructure: Partial<Record<InfrastructureName, () => Promise<ManagedProcess>>> = {};
   if (!external.mongoUri) {
-    infrastructure.ferretdb = async () => (await startFerretDB({ port: ports.mongo, dataDir: join(dataDir, 'ferretdb'), logDir })).proc;
+    infrastructure.postgres = () => startPostgres({ port: ports.postgres, dataDir: join(dataDir, 'postgres'), logDir });
+    infrastructure.ferretdb = async () =>
+      (await startFerretDB({ port: ports.mongo, postgresUrl: postgresUrl(ports.postgres), stateDir: join(dataDir, 'ferretdb'), logDir }))
+        .proc;
   }
   if (!external.objectStore) {
     infrastructure.minio = async () =>
@@ -166,9 +174,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     infrastructure.maildev = async () => (await startMailCatcher({ smtpPort: ports.smtp, httpPort: ports.mailHttp, logDir })).proc;
   }
 
-  // FerretDB's SQLite backend writes one at a time; a small pool queues the surplus in the driver instead
-  // of failing it with "database is locked".
-  const mongoUri = external.mongoUri ?? `mongodb://127.0.0.1:${ports.mongo}/logovote?maxPoolSize=10`;
+  const mongoUri = external.mongoUri ?? `mongodb://127.0.0.1:${ports.mongo}/logovote`;
   const objectStore = external.objectStore ?? {
     endpoint: `http://127.0.0.1:${ports.minio}`,
     ...LOCAL_OBJECT_STORE_KEYS,
@@ -280,9 +286,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   try {
-    // Infrastructure first: the services refuse to start without it.
+    // Infrastructure first: the services refuse to start without it. FerretDB needs its PostgreSQL.
+    if (infrastructure.postgres) await startComponent('postgres');
     await Promise.all((Object.keys(infrastructure) as InfrastructureName[]).map(startComponent));
-    if (infrastructure.ferretdb) log(`FerretDB      ${mongoUri} (SQLite in ${join(dataDir, 'ferretdb')})`);
+    if (infrastructure.ferretdb)
+      log(`FerretDB      ${mongoUri} (on PostgreSQL ${postgresUrl(ports.postgres)}, data in ${join(dataDir, 'postgres')})`);
     if (infrastructure.minio) log(`MinIO         ${objectStore.endpoint}`);
     if (mailApiUrl) log(`MailDev       smtp://127.0.0.1:${ports.smtp}  web ${mailApiUrl}`);
     await Promise.all([...SERVICES, ...(Object.keys(FRONTEND_DIRS) as FrontendName[])].map(startComponent));

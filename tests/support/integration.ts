@@ -26,15 +26,10 @@ export const TEST_IP_HASH_SALT = 'ip-hash-salt-for-integration-tests-0001';
 /** Silent unless TEST_LOG_LEVEL asks for the apps' logs (e.g. error, when a test gets a 500). */
 export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
-/**
- * A database of its own on the stack's FerretDB. Its SQLite backend runs one write at a time and
- * answers "database is locked" to writes that wait too long; a small pool makes the surplus wait in
- * the driver instead.
- */
+/** A database of its own on the stack's FerretDB (a PostgreSQL schema of its own). */
 export function testDatabaseUri(name: string): string {
   const uri = new URL(testStack().mongoUri);
   uri.pathname = `/it_${name}_${randomBytes(4).toString('hex')}`;
-  uri.searchParams.set('maxPoolSize', '8');
   return uri.toString();
 }
 

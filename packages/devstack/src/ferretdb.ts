@@ -1,42 +1,51 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mongoPing } from './mongoping';
+import { MongoClient } from 'mongodb';
+import { postgresEnv } from './postgres';
 import { spawnManaged, stopOnFailure, type ManagedProcess } from './processes';
 import { toolPath } from './tools';
 import { waitFor } from './wait';
 
 export interface StartFerretDBOptions {
   port: number;
-  /** SQLite files and FerretDB's state.json go here (created if missing). */
-  dataDir: string;
+  /** The PostgreSQL FerretDB keeps its data in (startPostgres's url). */
+  postgresUrl: string;
+  /** FerretDB's state.json goes here (created if missing). */
+  stateDir: string;
   logDir: string;
   timeoutMs?: number;
 }
 
-/** FerretDB 1.x with the SQLite backend: a MongoDB-compatible server with no PostgreSQL. */
+/** Ready means it answers a MongoDB `ping` through the real driver (not merely accepting TCP). */
+export async function mongoPing(uri: string): Promise<void> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 2000, connectTimeoutMS: 2000, directConnection: true });
+  try {
+    await client.db('admin').command({ ping: 1 });
+  } finally {
+    await client.close();
+  }
+}
+
+/** FerretDB 1.x on PostgreSQL: a MongoDB-compatible server over the stack's private cluster. */
 export async function startFerretDB(o: StartFerretDBOptions): Promise<{ proc: ManagedProcess; uri: string }> {
-  const dataDir = path.resolve(o.dataDir);
-  fs.mkdirSync(dataDir, { recursive: true });
+  const stateDir = path.resolve(o.stateDir);
+  fs.mkdirSync(stateDir, { recursive: true });
   const proc = spawnManaged(
     'ferretdb',
     toolPath('ferretdb'),
     [
-      '--handler=sqlite',
-      // The SQLite URL names a directory: one .sqlite file per database; the trailing slash is required.
-      `--sqlite-url=file:${dataDir}/`,
+      '--handler=postgresql',
+      `--postgresql-url=${o.postgresUrl}`,
       `--listen-addr=127.0.0.1:${o.port}`,
-      `--state-dir=${dataDir}`, // default is the cwd
+      `--state-dir=${stateDir}`, // default is the cwd
       '--telemetry=disable',
       '--debug-addr=-', // no metrics/pprof listener (default 127.0.0.1:8088 would clash between instances)
       '--log-level=info',
     ],
-    { logDir: o.logDir, cwd: dataDir },
+    { logDir: o.logDir, cwd: stateDir, env: { ...process.env, ...postgresEnv } },
   );
-  // Ready = answers a MongoDB ping (not merely accepting TCP).
-  const ready = waitFor(`FerretDB ping on 127.0.0.1:${o.port}`, () => mongoPing('127.0.0.1', o.port), {
-    proc,
-    timeoutMs: o.timeoutMs ?? 60_000,
-  });
+  const uri = `mongodb://127.0.0.1:${o.port}/`;
+  const ready = waitFor(`FerretDB ping on 127.0.0.1:${o.port}`, () => mongoPing(uri), { proc, timeoutMs: o.timeoutMs ?? 60_000 });
   await stopOnFailure(proc, ready);
-  return { proc, uri: `mongodb://127.0.0.1:${o.port}/` };
+  return { proc, uri };
 }

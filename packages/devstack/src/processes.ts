@@ -5,7 +5,7 @@ import * as path from 'node:path';
 export interface ManagedProcess {
   name: string;
   pid: number;
-  /** SIGTERM to the whole process group, SIGKILL after 5 s; resolves once it has exited. */
+  /** The stop signal (SIGTERM unless set) to the whole process group, SIGKILL after 5 s; resolves once it has exited. */
   stop(): Promise<void>;
   /** Exit code, or null when killed by a signal. */
   exited: Promise<number | null>;
@@ -16,6 +16,11 @@ export interface SpawnManagedOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   logDir: string;
+  /** Run as this user (a server that refuses root, started by root). */
+  uid?: number;
+  gid?: number;
+  /** The signal that asks for an orderly stop (default SIGTERM). */
+  stopSignal?: NodeJS.Signals;
 }
 
 const STOP_GRACE_MS = 5000;
@@ -71,6 +76,8 @@ export function spawnManaged(name: string, command: string, args: string[], opts
       env: opts.env ?? process.env,
       detached: true,
       stdio: ['ignore', fd, fd],
+      uid: opts.uid,
+      gid: opts.gid,
     });
   } finally {
     fs.closeSync(fd); // the child holds its own copy
@@ -95,7 +102,7 @@ export function spawnManaged(name: string, command: string, args: string[], opts
     exited,
     stop(): Promise<void> {
       stopping ??= (async () => {
-        if (!entry.done) killGroup(pid, 'SIGTERM');
+        if (!entry.done) killGroup(pid, opts.stopSignal ?? 'SIGTERM');
         const deadline = Date.now() + STOP_GRACE_MS;
         // Escalate after the grace period; the timer is cleared so it never keeps node alive.
         const escalate = setTimeout(() => killGroup(pid, 'SIGKILL'), STOP_GRACE_MS);

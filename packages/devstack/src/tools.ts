@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { installInfraScript, repoRoot, toolsBinDir } from './paths';
 
-export type ToolName = 'ferretdb' | 'minio' | 'maildev' | 'nginx' | 'chromium' | 'k6' | 'helm' | 'kubeconform';
+export type ToolName =
+  'ferretdb' | 'minio' | 'maildev' | 'nginx' | 'chromium' | 'k6' | 'helm' | 'kubeconform' | 'postgres' | 'initdb' | 'pg_isready' | 'psql';
 
 /** .tools/bin/<name>; throws if the link is missing or dangling (cache wiped). */
 export function toolPath(name: ToolName): string {

@@ -33,6 +33,12 @@ const NETWORK_ERROR_CODES = new Set([
 const OBJECT_STORE_BUSY_CODES = new Set(['ServiceUnavailable', 'SlowDown', 'XMinioServerNotInitialized']);
 /** The MongoDB driver's (and mongoose's) errors for a server it cannot reach or lost. */
 const MONGO_UNAVAILABLE = /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared)Error$/;
+/**
+ * FerretDB answers InternalError (code 1) when its PostgreSQL is down or restarting: the database is
+ * unavailable, not broken. These are the connection failures its message then names.
+ */
+const FERRETDB_BACKEND_UNAVAILABLE =
+  /failed to connect to|dial error|connection refused|SQLSTATE 57P0[1-3]|conn closed|the database system is (starting up|shutting down)/;
 
 /**
  * Whether a failure means a dependency is unavailable rather than a bug: it is answered 503, so the client
@@ -43,6 +49,7 @@ export function isDependencyUnavailable(error: unknown): boolean {
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
     const { name, code, message, cause } = current as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
     if (typeof name === 'string' && MONGO_UNAVAILABLE.test(name)) return true;
+    if (name === 'MongoServerError' && code === 1 && typeof message === 'string' && FERRETDB_BACKEND_UNAVAILABLE.test(message)) return true;
     if (typeof code === 'string' && (NETWORK_ERROR_CODES.has(code) || OBJECT_STORE_BUSY_CODES.has(code))) return true;
     if (name === 'MongooseError' && typeof message === 'string' && message.includes('buffering timed out')) return true;
     current = cause;

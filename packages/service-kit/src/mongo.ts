@@ -13,6 +13,8 @@ const SERVER_SELECTION_TIMEOUT_MS = 3000;
  */
 const HEARTBEAT_FREQUENCY_MS = 2000;
 
+const PING_TIMEOUT_MS = 1500;
+
 /** Connects the process-wide mongoose connection; the driver reconnects by itself after outages. */
 export async function connectMongo(uri: string, logger: Logger): Promise<typeof mongoose> {
   mongoose.set('strictQuery', true);
@@ -32,6 +34,8 @@ export const mongoReadiness: ReadinessCheck = {
   async check() {
     const db = mongoose.connection.db;
     if (mongoose.connection.readyState !== mongoose.ConnectionStates.connected || !db) throw new Error('not connected');
-    await db.admin().command({ ping: 1 });
+    // Shorter than the readiness check's own limit: a database that does not answer is unavailable,
+    // whether the driver knows it yet (refused connection) or is still waiting to select a server.
+    await db.admin().command({ ping: 1 }, { timeoutMS: PING_TIMEOUT_MS });
   },
 };
