@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { AdminPollList, CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { PollModel, VoteModel, voteId } from '@logovote/models';
+import { PollModel, VoteModel, insertFirstVotes } from '@logovote/models';
 import { connectMongo, createObjectStore, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { silentLogger, storeSettings } from './integration';
 import { testStack } from './stack-env';
@@ -128,10 +128,10 @@ export async function writePollToDatabase(
   const votes = logos.flatMap((logo) =>
     Array.from({ length: logo.votes }, () => {
       const voter = fingerprint();
-      return { _id: voteId(pollId, voter), pollId, fingerprint: voter, logoId: logo.id, ipHash: fingerprint(), ipSlot: 0 };
+      return { pollId, fingerprint: voter, logoId: logo.id, ipHash: fingerprint(), ipSlot: 0 };
     }),
   );
-  if (votes.length > 0) await VoteModel.insertMany(votes);
+  await insertFirstVotes(votes);
   return {
     pollId,
     logos: logos.map(({ id, filename, originalName, votes: voteCount }) => ({ id, filename, originalName, voteCount })),

@@ -1,2 +1,3 @@
 export * from './poll';
 export * from './vote';
+export * from './vote-ledger';

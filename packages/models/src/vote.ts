@@ -1,8 +1,11 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { appendLedgerEntry, isDuplicateKey, ledgerEntriesAfter, ledgerEntryId, VoteLedgerModel } from './vote-ledger';
 
 /**
- * One row per voter per poll, keyed by the pair (voteId): voting again updates the row, so counts
- * never double, and the key makes a second row for one voter impossible.
+ * One row per voter per poll, keyed by the pair (voteId): the voter's seat under the per-address cap,
+ * and a copy of the newest revision of the voter's vote in the vote ledger (./vote-ledger), which is
+ * what counts. The copy can lag behind the ledger (a request that stopped between its two writes,
+ * or two requests of one voter racing); readers take the ledger's newer revisions into account.
  *
  * The per-address cap is kept by an index too, because neither FerretDB nor MongoDB without
  * transactions can check "fewer than N rows" and insert atomically (FerretDB even loses concurrent
@@ -20,6 +23,8 @@ const voteSchema = new Schema(
     ipHash: { type: String, required: true },
     /** The seat this voter holds among the voters from the same address (see above). */
     ipSlot: { type: Number, required: true, min: 0 },
+    /** The ledger revision `logoId` copies; absent on votes stored before the ledger existed. */
+    rev: { type: Number, min: 1 },
   },
   { collection: 'votes', versionKey: false, timestamps: true },
 );
@@ -32,11 +37,88 @@ export type Vote = InferSchemaType<typeof voteSchema>;
 export const voteId = (pollId: string, fingerprint: string): string => `${pollId}:${fingerprint}`;
 export const VoteModel = model('Vote', voteSchema);
 
-/** Exact per-logo counts of a poll, from the votes themselves. */
-export async function countVotesByLogo(pollId: string): Promise<Map<string, number>> {
-  const rows = await VoteModel.aggregate<{ _id: string; count: number }>([
-    { $match: { pollId } },
-    { $group: { _id: '$logoId', count: { $sum: 1 } } },
-  ]);
-  return new Map(rows.map((row) => [row._id, row.count]));
+/** A voter's vote as the ledger has it: its newest revision and logo (null: none). */
+export interface CurrentVote {
+  rev: number;
+  logoId: string | null;
+  /** The logo the ledger counts it for: null for a row from before the ledger that it has not taken in yet. */
+  countedLogoId: string | null;
+  /** Whether the voter holds a seat (has a vote row). */
+  seated: boolean;
+}
+
+/**
+ * The voter's current vote: the vote row, moved forward by any newer ledger revisions. A row from
+ * before the ledger (no `rev`) shows its logo until the ledger has a revision for it.
+ */
+export async function currentVote(id: string): Promise<CurrentVote> {
+  const row = await VoteModel.findById(id, { logoId: 1, rev: 1 }).lean();
+  const rev = row?.rev ?? 0;
+  const newer = await ledgerEntriesAfter(id, rev);
+  const head = newer.at(-1);
+  if (head) return { rev: head.rev, logoId: head.to, countedLogoId: head.to, seated: row !== null };
+  const logoId = row ? row.logoId : null;
+  return { rev, logoId, countedLogoId: rev > 0 ? logoId : null, seated: row !== null };
+}
+
+/**
+ * Brings a vote row up to its newest ledger revision. Repeated until it holds, because on FerretDB an
+ * update rewrites the whole row and another request's older copy can land after ours.
+ */
+export async function syncVoteRow(id: string): Promise<void> {
+  for (let round = 0; round < 5; round++) {
+    const row = await VoteModel.findById(id, { rev: 1 }).lean();
+    if (!row) return;
+    const head = (await ledgerEntriesAfter(id, row.rev ?? 0)).at(-1);
+    if (!head?.to) return;
+    await VoteModel.updateOne({ _id: id }, { $set: { logoId: head.to, rev: head.rev } });
+  }
+}
+
+/** A first vote written by the product's data-access code in bulk (tests' fixtures, the benchmark's load). */
+export interface FirstVote {
+  pollId: string;
+  fingerprint: string;
+  logoId: string;
+  ipHash: string;
+  ipSlot: number;
+}
+
+/** Stores first votes with their ledger revisions, as castVote would one by one. */
+export async function insertFirstVotes(votes: FirstVote[]): Promise<void> {
+  if (votes.length === 0) return;
+  const at = new Date();
+  await VoteLedgerModel.insertMany(
+    votes.map((vote) => {
+      const id = voteId(vote.pollId, vote.fingerprint);
+      return { _id: ledgerEntryId(id, 1), pollId: vote.pollId, voteId: id, rev: 1, from: null, to: vote.logoId, pending: true, at };
+    }),
+  );
+  await VoteModel.insertMany(votes.map((vote) => ({ _id: voteId(vote.pollId, vote.fingerprint), ...vote, rev: 1 })));
+}
+
+const MIGRATIONS = 'migrations';
+const LEDGER_MIGRATION = 'vote-ledger-1';
+
+/**
+ * Gives every vote stored before the ledger existed its first revision, once per database (a marker
+ * records it). Safe beside live voting: a voter who votes first writes revision 1 itself, and then
+ * this insert is refused. The rows themselves are not written (FerretDB could undo a voter's change).
+ */
+export async function migrateVotesToLedger(): Promise<number> {
+  const markers = VoteModel.db.collection<{ _id: string; at: Date }>(MIGRATIONS);
+  if (await markers.findOne({ _id: LEDGER_MIGRATION })) return 0;
+  let migrated = 0;
+  const legacy = VoteModel.find({ rev: { $exists: false } }, { pollId: 1, logoId: 1 })
+    .lean()
+    .cursor();
+  for await (const vote of legacy) {
+    if (await appendLedgerEntry({ pollId: vote.pollId, voteId: vote._id, rev: 1, from: null, to: vote.logoId })) migrated++;
+  }
+  try {
+    await markers.insertOne({ _id: LEDGER_MIGRATION, at: new Date() });
+  } catch (error: unknown) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+  return migrated;
 }

@@ -3,7 +3,7 @@ import mongoose from 'mongoose';
 import request from 'supertest';
 import type { CreatedSession } from '@logovote/contracts';
 import { NsfwjsModeration, createUploadPipeline, type UploadPipeline } from '@logovote/media-pipeline';
-import { VoteModel } from '@logovote/models';
+import { insertFirstVotes } from '@logovote/models';
 import { connectMongo, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { testDatabaseUri, isolatedStore, removeBucket, silentLogger, TEST_CSRF_SECRET } from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
@@ -61,16 +61,12 @@ export async function createdSession(server: Server, logos: Upload[], feedbackPr
 }
 
 let voters = 0;
-/**
- * Votes as the votes service stores them, one row per voter. Written to the collection directly: these
- * tests read counts, and the vote schema's other fields belong to the votes service.
- */
+/** First votes, one voter each, stored by the votes' own data-access code (a seat each: one address per voter). */
 export async function insertVotes(pollId: string, logoIds: string[]): Promise<void> {
-  const rows = logoIds.map((logoId) => ({
-    pollId,
-    logoId,
-    fingerprint: (voters += 1).toString(16).padStart(16, '0'),
-    createdAt: new Date(),
-  }));
-  if (rows.length > 0) await VoteModel.collection.insertMany(rows);
+  await insertFirstVotes(
+    logoIds.map((logoId) => {
+      const fingerprint = (voters += 1).toString(16).padStart(16, '0');
+      return { pollId, logoId, fingerprint, ipHash: fingerprint, ipSlot: 0 };
+    }),
+  );
 }

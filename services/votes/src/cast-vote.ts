@@ -1,4 +1,13 @@
-import { VoteModel, voteId } from '@logovote/models';
+import {
+  VoteLedgerModel,
+  VoteModel,
+  appendLedgerEntry,
+  currentVote,
+  isDuplicateKey,
+  ledgerEntryId,
+  syncVoteRow,
+  voteId,
+} from '@logovote/models';
 
 export interface Ballot {
   pollId: string;
@@ -8,24 +17,6 @@ export interface Ballot {
 }
 
 export type CastOutcome = 'recorded' | 'address-limit';
-
-const DUPLICATE_KEY = 11000;
-
-function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown }).code === DUPLICATE_KEY;
-}
-
-/**
- * A voter who already voted in this poll changes the vote; true when there was one. It reads
- * first and writes only for a real change: writes are what a busy store queues.
- */
-async function changeExistingVote(ballot: Ballot): Promise<boolean> {
-  const _id = voteId(ballot.pollId, ballot.fingerprint);
-  const existing = await VoteModel.findById(_id, { logoId: 1 }).lean();
-  if (!existing) return false;
-  if (existing.logoId !== ballot.logoId) await VoteModel.updateOne({ _id }, { $set: { logoId: ballot.logoId } });
-  return true;
-}
 
 /** The seats of the address nobody holds yet in this poll. */
 async function freeSeats(ballot: Ballot, votersPerAddress: number): Promise<number[]> {
@@ -39,33 +30,66 @@ async function freeSeats(ballot: Ballot, votersPerAddress: number): Promise<numb
 const randomOf = (values: number[]) => values[Math.floor(Math.random() * values.length)];
 
 /**
- * Records a ballot: one vote per fingerprint per poll (voting again changes it), and at most
- * `votersPerAddress` distinct voters per address per poll, exactly, however many requests race.
- *
- * The vote is inserted first, into a random seat of its address (see the votes model): most ballots
- * are first votes and an address rarely holds more than a few voters, so this usually succeeds with
- * one write and no read (reads cost most on the embedded FerretDB, which scans the collection even
- * for a lookup by key). Only two things make the insert fail with a duplicate key: the voter already
- * has a vote in this poll (change it) or the seat is taken (read which seats are free and take one).
- * After the first insert, each failed one means another voter took a seat meanwhile, so there are at
- * most `votersPerAddress` retries. A voter who already voted may always change the vote, even at the cap.
+ * Gives the voter a seat of its address (a vote row), at most `votersPerAddress` per address per poll,
+ * exactly, however many requests race: the unique {pollId, ipHash, ipSlot} index refuses a seat taken
+ * twice. It tries a random seat first (an address rarely holds more than a few voters, so this usually
+ * takes one write and no read); after a refusal it reads which seats are free. False when none is.
  */
-export async function castVote(ballot: Ballot, votersPerAddress: number): Promise<CastOutcome> {
+async function takeSeat(ballot: Ballot, id: string, rev: number, votersPerAddress: number): Promise<boolean> {
   let ipSlot = Math.floor(Math.random() * votersPerAddress);
   for (let attempt = 0; attempt <= votersPerAddress; attempt++) {
     try {
-      await VoteModel.create({ _id: voteId(ballot.pollId, ballot.fingerprint), ...ballot, ipSlot });
-      return 'recorded';
+      await VoteModel.create({ _id: id, ...ballot, ipSlot, rev });
+      return true;
     } catch (error: unknown) {
       if (!isDuplicateKey(error)) throw error;
     }
-    if (await changeExistingVote(ballot)) return 'recorded';
+    // Another request of the same voter seated it meanwhile.
+    if (await VoteModel.exists({ _id: id })) return true;
     const freeSeat = randomOf(await freeSeats(ballot, votersPerAddress));
-    if (freeSeat === undefined) {
-      // The same fingerprint may have taken the last seat in the meantime.
-      return (await changeExistingVote(ballot)) ? 'recorded' : 'address-limit';
-    }
+    if (freeSeat === undefined) return false;
     ipSlot = freeSeat;
   }
-  throw new Error(`castVote: no seat after ${votersPerAddress + 1} attempts`);
+  throw new Error(`takeSeat: no seat after ${votersPerAddress + 1} attempts`);
+}
+
+/** How often a request starts over after a concurrent request of the same voter withdrew a vote. */
+const MAX_ROUNDS = 5;
+
+/**
+ * Records a ballot: one vote per voter per poll (voting again changes it), and at most
+ * `votersPerAddress` distinct voters per address per poll, exactly, however many requests race.
+ *
+ * The vote goes into the ledger first, as the voter's next revision (see @logovote/models'
+ * vote-ledger): that insert is what decides, and it is what counts. A voter without a seat then takes
+ * one; with none left, the vote is withdrawn by the revision after it. Last, the vote row copies the
+ * newest revision.
+ *
+ * When another request of the same voter wrote the same revision first, this ballot is taken as cast
+ * just before that one and replaced by it, so the voter's last vote wins and nothing waits.
+ */
+export async function castVote(ballot: Ballot, votersPerAddress: number): Promise<CastOutcome> {
+  const id = voteId(ballot.pollId, ballot.fingerprint);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const current = await currentVote(id);
+    if (current.logoId === ballot.logoId && current.seated) {
+      await syncVoteRow(id);
+      return 'recorded';
+    }
+    const rev = current.rev + 1;
+    const written = await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev, from: current.countedLogoId, to: ballot.logoId });
+    if (!written) {
+      const winner = await VoteLedgerModel.findById(ledgerEntryId(id, rev), { to: 1 }).lean();
+      if (winner?.to) return 'recorded';
+      continue; // the other request's vote was withdrawn: this one may still find a seat
+    }
+    if (!current.seated && !(await takeSeat(ballot, id, rev, votersPerAddress))) {
+      // Withdrawn by the next revision; if another request of this voter wrote that one, it carries on from ours.
+      await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev: rev + 1, from: ballot.logoId, to: null });
+      return 'address-limit';
+    }
+    await syncVoteRow(id);
+    return 'recorded';
+  }
+  throw new Error(`castVote: voter ${id} kept changing during ${MAX_ROUNDS} rounds`);
 }

@@ -1,16 +1,27 @@
-import { VoteModel } from '@logovote/models';
+import { VoteLedgerModel, VoteModel, VoteTallyModel, migrateVotesToLedger } from '@logovote/models';
 import { bootService, connectMongo, disconnectMongo } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { TestSessionModel, TestVoteModel } from './models/fingerprint-test';
+import { startTallyFolder } from './tally-folder';
 
 bootService({
   service: 'votes',
   loadConfig,
   async start(config, logger) {
     await connectMongo(config.MONGODB_URI, logger);
-    // One vote per voter and the per-address cap rest on unique indexes: they must exist before the first vote.
-    await Promise.all([VoteModel.init(), TestSessionModel.init(), TestVoteModel.init()]);
-    return { app: buildApp({ logger, config }), onShutdown: disconnectMongo };
+    // One vote per voter, one ledger entry per revision and the per-address cap rest on unique indexes:
+    // they must exist before the first vote.
+    await Promise.all([VoteModel.init(), VoteLedgerModel.init(), VoteTallyModel.init(), TestSessionModel.init(), TestVoteModel.init()]);
+    const migrated = await migrateVotesToLedger();
+    if (migrated > 0) logger.info({ migrated }, 'votes from before the ledger entered in it');
+    const folder = startTallyFolder(logger);
+    return {
+      app: buildApp({ logger, config }),
+      async onShutdown() {
+        await folder.stop();
+        await disconnectMongo();
+      },
+    };
   },
 });

@@ -1,6 +1,6 @@
 import { Agent, createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { PollModel, VoteModel, countVotesByLogo } from '@logovote/models';
+import { PollModel, VoteLedgerModel, VoteModel, VoteTallyModel, foldPoll, readVoteCounts } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -25,7 +25,7 @@ let server: Server;
 const agent = new Agent({ keepAlive: true, maxSockets: 250 });
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, VoteLedgerModel, VoteTallyModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
   // Longer than the test: the server never closes a connection the agent is about to reuse.
   server.keepAliveTimeout = 300_000;
@@ -49,7 +49,7 @@ function vote(sessionId: string, logoId: string, fingerprint: string, ip: string
 
 /** What the session lookup shows: per-logo counts and their sum, from the same counting function. */
 async function tally(sessionId: string) {
-  const byLogo = await countVotesByLogo(sessionId);
+  const byLogo = await readVoteCounts(sessionId);
   const totalVotes = [...byLogo.values()].reduce((sum, count) => sum + count, 0);
   return { byLogo, totalVotes };
 }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { CSRF_REJECTED } from '@logovote/service-kit';
-import { PollModel, VoteModel, countVotesByLogo } from '@logovote/models';
+import { PollModel, VoteLedgerModel, VoteModel, VoteTallyModel, readVoteCounts } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -31,7 +31,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, VoteLedgerModel, VoteTallyModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
@@ -71,12 +71,12 @@ describe('my-vote and vote', () => {
     const { sessionId, logoIds } = await createPoll();
     const fingerprint = newFingerprint();
     await vote(sessionId, logoIds[0]!, fingerprint).expect(200);
-    expect(await countVotesByLogo(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
+    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
 
     await vote(sessionId, logoIds[2]!, fingerprint).expect(200);
     expect((await myVote(sessionId, fingerprint)).body).toEqual({ hasVoted: true, logoId: logoIds[2] });
     // The count includes the change as soon as it is acknowledged.
-    expect(await countVotesByLogo(sessionId)).toEqual(new Map([[logoIds[2], 1]]));
+    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[2], 1]]));
     expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1);
   });
 
@@ -87,8 +87,8 @@ describe('my-vote and vote', () => {
     await vote(first.sessionId, first.logoIds[0]!, fingerprint).expect(200);
     expect((await myVote(second.sessionId, fingerprint)).body).toEqual({ hasVoted: false, logoId: null });
     await vote(second.sessionId, second.logoIds[1]!, fingerprint).expect(200);
-    expect(await countVotesByLogo(first.sessionId)).toEqual(new Map([[first.logoIds[0], 1]]));
-    expect(await countVotesByLogo(second.sessionId)).toEqual(new Map([[second.logoIds[1], 1]]));
+    expect(await readVoteCounts(first.sessionId)).toEqual(new Map([[first.logoIds[0], 1]]));
+    expect(await readVoteCounts(second.sessionId)).toEqual(new Map([[second.logoIds[1], 1]]));
   });
 
   it('counts voting as activity on the poll', async () => {
@@ -219,7 +219,7 @@ describe('network addresses', () => {
     const otherPoll = await createPoll();
     await vote(otherPoll.sessionId, otherPoll.logoIds[0]!, newFingerprint(), '198.51.100.1').expect(200);
 
-    expect(await countVotesByLogo(sessionId)).toEqual(
+    expect(await readVoteCounts(sessionId)).toEqual(
       new Map([
         [logoIds[0], 2],
         [logoIds[1], 1],

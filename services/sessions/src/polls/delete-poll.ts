@@ -1,5 +1,5 @@
 import type { DeletedPoll } from '@logovote/contracts';
-import { PollModel, VoteModel } from '@logovote/models';
+import { PollModel, VoteModel, deleteVoteHistory } from '@logovote/models';
 import type { ObjectStore } from '@logovote/service-kit';
 import { removeLogoObjects } from './object-store';
 
@@ -14,6 +14,7 @@ export async function deletePoll(store: ObjectStore, pollId: string): Promise<De
   const poll = await PollModel.findOneAndUpdate({ _id: pollId }, { $set: { state: 'deleting' } }).lean();
   if (!poll) return null;
   let votes = (await VoteModel.deleteMany({ pollId })).deletedCount;
+  await deleteVoteHistory(pollId);
   const objects = await removeLogoObjects(
     store,
     poll.logos.map((logo) => logo.filename),
@@ -21,5 +22,6 @@ export async function deletePoll(store: ObjectStore, pollId: string): Promise<De
   await PollModel.deleteOne({ _id: pollId });
   // A vote that raced the deletion goes too: nothing outlives its poll.
   votes += (await VoteModel.deleteMany({ pollId })).deletedCount;
+  await deleteVoteHistory(pollId);
   return { logos: poll.logos.length, votes, objects };
 }

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { SessionId, type AdminPoll, type DeletedPoll } from '@logovote/contracts';
-import { PollModel } from '@logovote/models';
+import { PollModel, readVoteCounts } from '@logovote/models';
 import { HttpError, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from '../polls/delete-poll';
-import { countVotesByPoll, logosWithCounts, totalVotes } from '../polls/vote-counts';
+import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
 export const POLL_NOT_FOUND = 'Poll not found';
 
@@ -12,9 +12,10 @@ export function adminRouter(store: ObjectStore): Router {
   const router = new Router({ prefix: '/api/admin' });
 
   router.get('/polls', async (ctx) => {
-    const [polls, counts] = await Promise.all([PollModel.find({ state: 'active' }).sort({ createdAt: -1 }).lean(), countVotesByPoll()]);
-    const body: AdminPoll[] = polls.map((poll) => {
-      const logos = logosWithCounts(poll.logos, counts.get(poll._id));
+    const polls = await PollModel.find({ state: 'active' }).sort({ createdAt: -1 }).lean();
+    const counts = await Promise.all(polls.map((poll) => readVoteCounts(poll._id)));
+    const body: AdminPoll[] = polls.map((poll, index) => {
+      const logos = logosWithCounts(poll.logos, counts[index]);
       return {
         pollId: poll._id,
         feedbackPrompt: poll.feedbackPrompt ?? null,

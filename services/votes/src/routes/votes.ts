@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { FINGERPRINT_HEADER, SESSION_NOT_FOUND, SessionId, VoteRequest, type MyVote, type VoteResponse } from '@logovote/contracts';
-import { PollModel, VoteModel, activePoll, touchPoll, voteId } from '@logovote/models';
+import { PollModel, activePoll, currentVote, touchPoll, voteId } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf } from '@logovote/service-kit';
 import { castVote } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
@@ -31,8 +31,8 @@ export function votesRouter(options: VotesRouteOptions): Router {
   router.get('/my-vote', async (ctx) => {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
     const poll = await findPoll(ctx.params.sessionId);
-    const vote = await VoteModel.findById(voteId(poll._id, fingerprint), { logoId: 1 }).lean();
-    const body: MyVote = { hasVoted: vote !== null, logoId: vote?.logoId ?? null };
+    const { logoId } = await currentVote(voteId(poll._id, fingerprint));
+    const body: MyVote = { hasVoted: logoId !== null, logoId };
     // Per visitor (by header), so no cache may keep it for the URL.
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;

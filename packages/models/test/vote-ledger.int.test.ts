@@ -1,0 +1,133 @@
+/**
+ * The vote ledger and its tallies on the real store (FerretDB on PostgreSQL in `npm test`): counts stay
+ * exact while votes, folders and readers race, after a fold that stopped halfway, and for votes stored
+ * before the ledger existed.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  VoteLedgerModel,
+  VoteModel,
+  VoteTallyModel,
+  appendLedgerEntry,
+  currentVote,
+  foldPoll,
+  insertFirstVotes,
+  migrateVotesToLedger,
+  readVoteCounts,
+  voteId,
+} from '../src';
+import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
+
+jest.setTimeout(120_000);
+
+beforeAll(() => connectTestDatabase(testDatabaseUri('vote_ledger'), [VoteModel, VoteLedgerModel, VoteTallyModel]));
+afterAll(() => dropTestDatabase());
+
+const newId = () => randomBytes(6).toString('hex');
+const LOGOS = ['a', 'b', 'c'];
+
+function firstVotes(pollId: string, count: number) {
+  return Array.from({ length: count }, (_, index) => ({
+    pollId,
+    fingerprint: newId(),
+    logoId: LOGOS[index % LOGOS.length]!,
+    ipHash: newId(),
+    ipSlot: 0,
+  }));
+}
+
+const expectedCounts = (votes: { logoId: string }[]) => {
+  const counts = new Map<string, number>();
+  for (const { logoId } of votes) counts.set(logoId, (counts.get(logoId) ?? 0) + 1);
+  return counts;
+};
+
+it('counts first votes and changes exactly, before and after folding, and folds each entry once', async () => {
+  const pollId = newId();
+  const votes = firstVotes(pollId, 30);
+  await insertFirstVotes(votes);
+  const moved = votes[0]!;
+  const id = voteId(pollId, moved.fingerprint);
+  expect(await appendLedgerEntry({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'c' })).toBe(true);
+  // The same revision twice: refused, so one change can never count twice.
+  expect(await appendLedgerEntry({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'b' })).toBe(false);
+  const expected = expectedCounts([...votes.slice(1), { logoId: 'c' }]);
+
+  expect(await readVoteCounts(pollId)).toEqual(expected);
+  expect(await foldPoll(pollId)).toBe(31);
+  expect(await readVoteCounts(pollId)).toEqual(expected);
+  expect(await foldPoll(pollId)).toBe(0);
+  expect(await VoteLedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
+  expect(await currentVote(id)).toEqual({ rev: 2, logoId: 'c', countedLogoId: 'c', seated: true });
+});
+
+it('stays exact while votes arrive, several folders race and readers read', async () => {
+  const pollId = newId();
+  const batches = Array.from({ length: 12 }, () => firstVotes(pollId, 25));
+  let writing = true;
+  const readings: number[] = [];
+  const folders = Array.from({ length: 4 }, async () => {
+    while (writing) await foldPoll(pollId);
+  });
+  const readers = Array.from({ length: 2 }, async () => {
+    while (writing) readings.push([...(await readVoteCounts(pollId)).values()].reduce((sum, n) => sum + n, 0));
+  });
+  let written = 0;
+  for (const batch of batches) {
+    await insertFirstVotes(batch);
+    written += batch.length;
+    // What a reader sees never runs ahead of what was written, nor falls below what was before.
+    const total = [...(await readVoteCounts(pollId)).values()].reduce((sum, n) => sum + n, 0);
+    expect(total).toBe(written);
+  }
+  writing = false;
+  await Promise.all([...folders, ...readers]);
+  await foldPoll(pollId);
+  expect(await readVoteCounts(pollId)).toEqual(expectedCounts(batches.flat()));
+  expect(readings.every((total) => total <= written)).toBe(true);
+  const steps = (await VoteTallyModel.find({ pollId }, { seq: 1 }).lean()).map((step) => step.seq).sort((a, b) => a - b);
+  expect(steps.length).toBeGreaterThan(0);
+  // Steps are consecutive: no two folders ever wrote the same one.
+  steps.forEach((seq, index) => index > 0 && expect(seq).toBe(steps[index - 1]! + 1));
+});
+
+it('finishes a fold that stopped after writing its step, counting its entries once', async () => {
+  const pollId = newId();
+  const votes = firstVotes(pollId, 6);
+  await insertFirstVotes(votes);
+  const entries = await VoteLedgerModel.find({ pollId }, { to: 1 }).lean();
+  // A folder that stopped right after its step: entries folded, but still marked pending.
+  await VoteTallyModel.create({
+    _id: `${pollId}#${'1'.padStart(10, '0')}`,
+    pollId,
+    seq: 1,
+    counts: [...expectedCounts(votes)].map(([logoId, count]) => ({ logoId, votes: count })),
+    folded: entries.map((entry) => entry._id),
+  });
+  expect(await readVoteCounts(pollId)).toEqual(expectedCounts(votes));
+  expect(await foldPoll(pollId)).toBe(0);
+  expect(await VoteLedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
+  expect(await readVoteCounts(pollId)).toEqual(expectedCounts(votes));
+});
+
+it('enters votes stored before the ledger once, and a voter who changes first is counted for the change', async () => {
+  const pollId = newId();
+  const legacy = firstVotes(pollId, 5).map(({ pollId: poll, fingerprint, logoId, ipHash, ipSlot }) => ({
+    _id: voteId(poll, fingerprint),
+    pollId: poll,
+    fingerprint,
+    logoId,
+    ipHash,
+    ipSlot,
+  }));
+  await VoteModel.collection.insertMany(legacy as never[]);
+  const changer = legacy[0]!;
+  // Before the migration runs, this voter changes to 'c': revision 1, from nothing (the row was never counted).
+  expect(await currentVote(changer._id)).toEqual({ rev: 0, logoId: changer.logoId, countedLogoId: null, seated: true });
+  await appendLedgerEntry({ pollId, voteId: changer._id, rev: 1, from: null, to: 'c' });
+
+  await VoteModel.db.collection('migrations').deleteMany({});
+  expect(await migrateVotesToLedger()).toBe(4);
+  expect(await migrateVotesToLedger()).toBe(0);
+  expect(await readVoteCounts(pollId)).toEqual(expectedCounts([...legacy.slice(1), { logoId: 'c' }]));
+});
