@@ -4,7 +4,7 @@ import { Schema, model } from 'mongoose';
  * Exact vote counts that a reader gets in a bounded number of small reads, on MongoDB and on FerretDB,
  * without transactions and without trusting `$inc` or any read-modify-write (FerretDB 1.x loses
  * concurrent updates of one document). Only inserts with unique keys decide anything; see
- * docs/performance.md, "Vote counts".
+ * docs/vote-counts.md.
  *
  * - The ledger holds one entry per change of a voter's vote, keyed `<voteId>#<rev>`: rev 1 is the first
  *   vote (from null), each later rev moves the vote from one logo to another, and `to: null` withdraws a
