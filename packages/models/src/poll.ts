@@ -1,5 +1,6 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { PaymentPlan } from '@logovote/contracts';
+import { PaymentPlan, SESSION_NOT_FOUND, SessionId } from '@logovote/contracts';
+import { HttpError } from '@logovote/service-kit';
 
 const storedLogoSchema = new Schema(
   {
@@ -48,6 +49,21 @@ export const PollModel = model('Poll', pollSchema);
 /** The filter for a poll that may be shown and voted on (not half-created, not being deleted). */
 export function activePoll(pollId: string): { _id: string; state: 'active' } {
   return { _id: pollId, state: 'active' };
+}
+
+/**
+ * The poll a request names, if it may be shown or voted on: a malformed id, an unknown poll, a
+ * half-created one or one being deleted all answer the spec's 404 'Session not found'.
+ */
+export async function findActivePollOr404<Fields extends keyof Poll>(
+  sessionId: string | undefined,
+  fields?: Fields[],
+): Promise<Pick<Poll, Fields | '_id'>> {
+  const parsed = SessionId.safeParse(sessionId);
+  const projection = fields ? Object.fromEntries(fields.map((field) => [field, 1])) : undefined;
+  const poll = parsed.success ? await PollModel.findOne(activePoll(parsed.data), projection).lean<Poll>() : null;
+  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+  return poll;
 }
 
 /** Records activity on a poll (FerretDB has no TTL indexes, so retention is the application's sweep). */

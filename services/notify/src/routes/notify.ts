@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { NotifyRequest, SESSION_NOT_FOUND, SessionId, pollLinks, type NotifyResponse } from '@logovote/contracts';
-import { PollModel, activePoll, touchPoll } from '@logovote/models';
+import { NotifyRequest, pollLinks, type NotifyResponse } from '@logovote/contracts';
+import { PollModel, activePoll, findActivePollOr404, touchPoll } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { linksEmail } from '../links-email';
 import type { Mailer } from '../mailer';
@@ -22,9 +22,7 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
 
   router.post('/api/sessions/:sessionId/notify', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { email } = parseJsonBody(ctx, NotifyRequest);
-    const parsedId = SessionId.safeParse(ctx.params.sessionId);
-    const poll = parsedId.success ? await PollModel.findOne(activePoll(parsedId.data), { _id: 1 }).lean() : null;
-    if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+    const poll = await findActivePollOr404(ctx.params.sessionId, ['_id']);
 
     const claim = await claimEmailSlot(poll._id, options.emailsPerPollPerHour);
     if (!claim.allowed) {

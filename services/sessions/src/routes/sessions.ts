@@ -5,7 +5,6 @@ import {
   MAX_FEEDBACK_PROMPT_LENGTH,
   MAX_LOGO_BYTES,
   MAX_LOGOS_PER_POLL,
-  SessionId,
   SetPlanRequest,
   type CreatedSession,
   type SessionView,
@@ -14,7 +13,7 @@ import {
   pollLinks,
 } from '@logovote/contracts';
 import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
-import { PollModel, activePoll } from '@logovote/models';
+import { PollModel, activePoll, findActivePollOr404 } from '@logovote/models';
 import {
   HttpError,
   issueCsrfToken,
@@ -45,13 +44,6 @@ function serverTiming(phases: Record<string, number>): string {
 
 export const NO_LOGOS = 'Please upload at least one logo to start voting.';
 export const TOO_MANY_LOGOS = `You can only upload up to ${MAX_LOGOS_PER_POLL} logos.`;
-
-async function findActivePoll(sessionId: string | undefined) {
-  const parsed = SessionId.safeParse(sessionId);
-  const poll = parsed.success ? await PollModel.findOne(activePoll(parsed.data)).lean() : null;
-  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
-  return poll;
-}
 
 /** Poll creation, lookup and plan: POST /api/sessions, GET /api/sessions/{id}, PUT /api/sessions/{id}/plan. */
 export function sessionsRouter(options: SessionsRouteOptions): Router {
@@ -98,7 +90,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   );
 
   router.get('/api/sessions/:sessionId', async (ctx) => {
-    const poll = await findActivePoll(ctx.params.sessionId);
+    const poll = await findActivePollOr404(ctx.params.sessionId);
     const logos = logosWithCounts(poll.logos, await voteCounts(poll._id));
     const body: SessionView = {
       sessionId: poll._id,
@@ -114,7 +106,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
 
   router.put('/api/sessions/:sessionId/plan', requireCsrf(csrfSecret), jsonBody(), async (ctx) => {
     const { paymentPlan } = parseJsonBody(ctx, SetPlanRequest);
-    const sessionId = (await findActivePoll(ctx.params.sessionId))._id;
+    const sessionId = (await findActivePollOr404(ctx.params.sessionId))._id;
     const result = await PollModel.updateOne(activePoll(sessionId), { $set: { paymentPlan, lastActivityAt: new Date() } });
     if (result.matchedCount === 0) throw new HttpError(404, SESSION_NOT_FOUND);
     const body: SetPlanResponse = { sessionId, paymentPlan };

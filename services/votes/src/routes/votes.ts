@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { FINGERPRINT_HEADER, SESSION_NOT_FOUND, SessionId, VoteRequest, type MyVote, type VoteResponse } from '@logovote/contracts';
-import { PollModel, activePoll, currentVote, touchPoll, voteId } from '@logovote/models';
+import { FINGERPRINT_HEADER, VoteRequest, type MyVote, type VoteResponse } from '@logovote/contracts';
+import { currentVote, findActivePollOr404, touchPoll, voteId } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf } from '@logovote/service-kit';
 import { castVote } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
@@ -16,13 +16,8 @@ const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
 /** Retention counts in days, so recording every vote's time would only add writes to the poll. */
 const ACTIVITY_RESOLUTION_MS = 60 * 60 * 1000;
 
-/** The poll, if it may be voted on: a half-created poll or one being deleted is not found. */
-async function findPoll(sessionId: string | undefined) {
-  const parsed = SessionId.safeParse(sessionId);
-  const poll = parsed.success ? await PollModel.findOne(activePoll(parsed.data), { logos: 1, lastActivityAt: 1 }).lean() : null;
-  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
-  return poll;
-}
+/** The poll, if it may be voted on, with what voting needs of it. */
+const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionId, ['logos', 'lastActivityAt']);
 
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
 export function votesRouter(options: VotesRouteOptions): Router {
