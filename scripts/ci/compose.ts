@@ -6,11 +6,12 @@
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 
-export type ComposeValue = string | number | boolean | null | ComposeValue[] | { [key: string]: ComposeValue };
+export type ComposeScalar = string | number | boolean | null;
+export type ComposeValue = ComposeScalar | ComposeValue[] | { [key: string]: ComposeValue };
 
 export interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile?: string; args?: Record<string, string> };
+  build?: string | { context?: string; dockerfile?: string; target?: string; args?: Record<string, ComposeScalar> | string[] };
   environment?: Record<string, string | number | boolean | null>;
   ports?: unknown[];
   expose?: unknown[];
@@ -114,4 +115,33 @@ export function serviceEnvironment(service: ComposeService): Record<string, stri
     ? (environment as string[]).map((item) => [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)])
     : Object.entries(environment).map(([key, value]) => [key, value === null ? '' : String(value)]);
   return Object.fromEntries(entries) as Record<string, string>;
+}
+
+/** An image compose builds: its service, and what `docker build` is told (paths relative to the compose file). */
+export interface ComposeBuild {
+  service: string;
+  context: string;
+  /** The Dockerfile, relative to the context. */
+  dockerfile: string;
+  target?: string;
+  /** The --build-arg values (map or list form; an argument without a value is left out, as compose does when unset). */
+  args: Record<string, string>;
+}
+
+export function composeBuilds(compose: ComposeFile): ComposeBuild[] {
+  return Object.entries(compose.services).flatMap(([service, { build }]) => {
+    if (build === undefined) return [];
+    const spec = typeof build === 'string' ? { context: build } : build;
+    const entries: [string, ComposeScalar | undefined][] = Array.isArray(spec.args)
+      ? spec.args.map((item) =>
+          item.includes('=') ? [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)] : [item, undefined],
+        )
+      : Object.entries(spec.args ?? {});
+    const args = Object.fromEntries(
+      entries
+        .filter((entry): entry is [string, ComposeScalar] => entry[1] !== undefined && entry[1] !== null)
+        .map(([name, value]) => [name, String(value)]),
+    );
+    return [{ service, context: spec.context ?? '.', dockerfile: spec.dockerfile ?? 'Dockerfile', target: spec.target, args }];
+  });
 }

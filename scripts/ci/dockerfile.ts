@@ -1,8 +1,13 @@
 /**
- * A Dockerfile parser for the subset LogoVote's Dockerfiles use (and anything else fails loudly): comments,
+ * A Dockerfile parser for the subset LogoVote's Dockerfile uses (and anything else fails loudly): comments,
  * line continuations, global and stage ARGs, FROM ... AS, WORKDIR, COPY [--from] [--chown], RUN [--mount],
- * ENV, LABEL, USER, EXPOSE, HEALTHCHECK, CMD and ENTRYPOINT in shell or exec (JSON) form.
+ * ENV, LABEL, USER, EXPOSE, HEALTHCHECK, CMD and ENTRYPOINT in shell or exec (JSON) form; and Docker's rules for
+ * build arguments (--build-arg) and the stage a build stops at (--target).
  */
+import { posix } from 'node:path';
+
+/** Variables in scope: an ARG declared without a value is there, unset. */
+export type Vars = Record<string, string | undefined>;
 
 export interface Instruction {
   /** Upper-case keyword, e.g. COPY. */
@@ -112,7 +117,7 @@ export function parseAssignments(args: string): [string, string][] {
 }
 
 /** Docker's variable substitution in instruction arguments: $NAME, ${NAME}, ${NAME:-default}, ${NAME:+alt}. */
-export function substitute(text: string, vars: Record<string, string | undefined>): string {
+export function substitute(text: string, vars: Vars): string {
   return text.replace(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::([-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g, (_, braced, op, word, bare) => {
     const value = vars[(braced ?? bare) as string];
     if (op === '-') return value ? value : (word as string);
@@ -150,43 +155,160 @@ export function parseHealthcheck(instruction: Instruction): Healthcheck {
   };
 }
 
-/** What the last stage declares for the container (following FROM <earlier stage>), read without building. */
+/** The index of a stage named (or numbered) so, if it is one: what FROM and COPY --from refer to. */
+export function stageIndex(dockerfile: Dockerfile, reference: string): number | undefined {
+  const byName = dockerfile.stages.findIndex((stage) => stage.name !== undefined && stage.name.toLowerCase() === reference.toLowerCase());
+  if (byName >= 0) return byName;
+  return /^\d+$/.test(reference) && Number(reference) < dockerfile.stages.length ? Number(reference) : undefined;
+}
+
+/** The stage `docker build --target <name>` stops at; without a target, the last one. */
+export function targetIndex(dockerfile: Dockerfile, target?: string): number {
+  if (target === undefined) return dockerfile.stages.length - 1;
+  const byName = dockerfile.stages.findIndex((stage) => stage.name !== undefined && stage.name.toLowerCase() === target.toLowerCase());
+  if (byName < 0) throw new Error(`--target ${target}: no stage of that name`);
+  return byName;
+}
+
+/** Build arguments Docker defines itself: accepted without an ARG line. */
+const PREDEFINED_ARGS = new Set(
+  ['HTTP_PROXY', 'HTTPS_PROXY', 'FTP_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((name) => [name, name.toLowerCase()]),
+);
+
+/** The values of the ARGs before the first FROM (usable in FROM lines, and by `ARG NAME` in a stage). */
+export function globalArgValues(dockerfile: Dockerfile, buildArgs: Record<string, string> = {}): Vars {
+  const values: Vars = {};
+  for (const arg of dockerfile.globalArgs) declareArgs(arg, values, buildArgs, {});
+  return values;
+}
+
+/**
+ * An ARG line's effect on the variables in scope, as Docker applies it: a --build-arg value wins; else the
+ * line's default (`ARG NAME=default`, its variables substituted); else, for `ARG NAME` in a stage, the global
+ * ARG's value; else the variable is declared but unset (and substitutes as empty).
+ */
+export function declareArgs(instruction: Instruction, scope: Vars, buildArgs: Record<string, string>, globalArgs: Vars): void {
+  for (const [name, value] of parseAssignments(instruction.args)) {
+    const hasDefault = new RegExp(`(^|\\s)${name.replace(/[.]/g, '\\.')}=`).test(instruction.args);
+    if (name in buildArgs) scope[name] = buildArgs[name];
+    else if (hasDefault) scope[name] = substitute(value, scope);
+    else scope[name] = globalArgs[name];
+  }
+}
+
+/**
+ * The stages a build of `target` runs, in order: the target, the stages it starts FROM, and those it copies
+ * from (COPY --from, RUN --mount=from=), recursively; BuildKit skips every other stage.
+ */
+export function stagesFor(dockerfile: Dockerfile, target?: string, buildArgs: Record<string, string> = {}): number[] {
+  const globals = globalArgValues(dockerfile, buildArgs);
+  const needed = new Set<number>();
+  const visit = (index: number) => {
+    if (needed.has(index)) return;
+    needed.add(index);
+    const stage = dockerfile.stages[index]!;
+    const scope: Vars = {};
+    const references = [substitute(stage.from, globals)];
+    for (const instruction of stage.instructions) {
+      if (instruction.keyword === 'ARG') declareArgs(instruction, scope, buildArgs, globals);
+      if (instruction.keyword === 'COPY' && instruction.flags.from) references.push(substitute(instruction.flags.from, scope));
+      const mountFrom = /(?:^|,)from=([^,]+)/.exec(instruction.flags.mount ?? '')?.[1];
+      if (instruction.keyword === 'RUN' && mountFrom) references.push(substitute(mountFrom, scope));
+    }
+    for (const reference of references) {
+      const referenced = stageIndex(dockerfile, reference);
+      if (referenced !== undefined && referenced < index) visit(referenced);
+    }
+  };
+  visit(targetIndex(dockerfile, target));
+  return [...needed].sort((a, b) => a - b);
+}
+
+/**
+ * Build arguments no ARG line of the build declares. Docker only warns ("were not consumed"); here it is an
+ * error, so a misspelt or forgotten argument in docker-compose.yml is caught.
+ */
+export function unusedBuildArgs(dockerfile: Dockerfile, target: string | undefined, buildArgs: Record<string, string>): string[] {
+  const declared = new Set<string>();
+  const lines = [...dockerfile.globalArgs, ...stagesFor(dockerfile, target, buildArgs).flatMap((i) => dockerfile.stages[i]!.instructions)];
+  for (const instruction of lines)
+    if (instruction.keyword === 'ARG') for (const [name] of parseAssignments(instruction.args)) declared.add(name);
+  return Object.keys(buildArgs).filter((name) => !declared.has(name) && !PREDEFINED_ARGS.has(name));
+}
+
+/** What an image declares (its target stage, following FROM <earlier stage>), read without building. */
 export interface ImageMetadata {
-  /** The external image the last stage descends from. */
+  /** The external image the target stage descends from. */
   baseImage: string;
   env: Record<string, string>;
+  labels: Record<string, string>;
+  workdir: string;
   user: string | undefined;
   exposedPorts: number[];
   healthcheck: Healthcheck | undefined;
   cmd: string[] | undefined;
   stageCount: number;
+  /** The stage the image is (its index). */
+  target: number;
 }
 
-export function imageMetadata(dockerfile: Dockerfile): ImageMetadata {
-  const globalArgs = Object.fromEntries(dockerfile.globalArgs.flatMap((arg) => parseAssignments(arg.args)));
+export interface BuildOptions {
+  /** --target: the stage to build (default: the last). */
+  target?: string;
+  /** --build-arg values. */
+  buildArgs?: Record<string, string>;
+}
+
+export function imageMetadata(dockerfile: Dockerfile, options: BuildOptions = {}): ImageMetadata {
+  const buildArgs = options.buildArgs ?? {};
+  const globalArgs = globalArgValues(dockerfile, buildArgs);
+  const target = targetIndex(dockerfile, options.target);
   const chain: Stage[] = [];
-  for (let stage = dockerfile.stages.at(-1); stage;) {
+  for (let stage: Stage | undefined = dockerfile.stages[target]; stage;) {
     chain.unshift(stage);
-    const from = substitute(stage.from, globalArgs);
-    stage = dockerfile.stages.find((candidate) => candidate.name === from);
+    const from = stageIndex(dockerfile, substitute(stage.from, globalArgs));
+    stage = from !== undefined && from < dockerfile.stages.indexOf(stage) ? dockerfile.stages[from] : undefined;
   }
   const metadata: ImageMetadata = {
     baseImage: substitute(chain[0]!.from, globalArgs),
     env: {},
+    labels: {},
+    workdir: '/',
     user: undefined,
     exposedPorts: [],
     healthcheck: undefined,
     cmd: undefined,
     stageCount: dockerfile.stages.length,
+    target,
   };
-  for (const instruction of chain.flatMap((stage) => stage.instructions)) {
-    if (instruction.keyword === 'ENV')
-      for (const [name, value] of parseAssignments(instruction.args)) metadata.env[name] = substitute(value, metadata.env);
-    if (instruction.keyword === 'USER') metadata.user = instruction.args;
-    if (instruction.keyword === 'EXPOSE')
-      metadata.exposedPorts.push(...instruction.args.split(/\s+/).map((port) => Number(port.split('/')[0])));
-    if (instruction.keyword === 'HEALTHCHECK') metadata.healthcheck = parseHealthcheck(instruction);
-    if (instruction.keyword === 'CMD') metadata.cmd = instruction.exec ?? ['/bin/sh', '-c', instruction.args];
+  for (const stage of chain) {
+    // ARGs are scoped to their stage (a stage FROM another does not inherit them); ENV is inherited, and wins.
+    const args: Vars = {};
+    const vars = () => ({ ...args, ...metadata.env });
+    for (const instruction of stage.instructions) {
+      if (instruction.keyword === 'ARG') declareArgs(instruction, args, buildArgs, globalArgs);
+      if (instruction.keyword === 'ENV')
+        for (const [name, value] of parseAssignments(instruction.args)) metadata.env[name] = substitute(value, vars());
+      if (instruction.keyword === 'LABEL')
+        for (const [name, value] of parseAssignments(instruction.args)) metadata.labels[name] = substitute(value, vars());
+      if (instruction.keyword === 'WORKDIR') metadata.workdir = posix.resolve(metadata.workdir, substitute(instruction.args, vars()));
+      if (instruction.keyword === 'USER') metadata.user = substitute(instruction.args, vars());
+      if (instruction.keyword === 'EXPOSE')
+        metadata.exposedPorts.push(...exposedPorts(substitute(instruction.args, vars()), instruction.line));
+      if (instruction.keyword === 'HEALTHCHECK') metadata.healthcheck = parseHealthcheck(instruction);
+      if (instruction.keyword === 'CMD') metadata.cmd = instruction.exec ?? ['/bin/sh', '-c', instruction.args];
+    }
   }
   return metadata;
+}
+
+/** EXPOSE's ports (variables already substituted); none, or one that is not a port, is an error. */
+export function exposedPorts(args: string, line: number): number[] {
+  const ports = args
+    .split(/\s+/)
+    .filter((port) => port !== '')
+    .map((port) => Number(port.split('/')[0]));
+  if (ports.length === 0 || ports.some((port) => !Number.isInteger(port) || port <= 0 || port > 65535))
+    throw new Error(`line ${line}: EXPOSE "${args}" is no port (a build argument missing?)`);
+  return ports;
 }

@@ -1,8 +1,10 @@
 /**
  * Reproduces a Dockerfile's build outside Docker (CI has no Docker engine), to prove its commands build and its
- * image starts: each stage gets a directory standing for its root file system, COPY copies from the build
- * context (minus .dockerignore) or from an earlier stage, RUN runs the command in the stage's WORKDIR with its
- * ENV and ARGs, and the result's CMD/ENTRYPOINT and HEALTHCHECK run the same way.
+ * image starts: `docker build -f <Dockerfile> [--target <stage>] [--build-arg NAME=value ...] .` builds the stages
+ * the target needs, each in a directory standing for its root file system; COPY copies from the build context
+ * (minus .dockerignore) or from an earlier stage, RUN runs the command in the stage's WORKDIR with its ENV and
+ * ARGs (each stage's own, with the build argument values as Docker applies them), and the target's
+ * CMD/ENTRYPOINT and HEALTHCHECK run the same way.
  *
  * What differs from Docker, and why it does not weaken the proof:
  * - Base images: `node:<tag>` stands for the host's Node.js, which must have the same major version; no other
@@ -11,7 +13,7 @@
  * - A BuildKit cache mount of npm's cache (--mount=type=cache,target=.../.npm) is the host's npm cache, with
  *   npm preferring cached metadata, as a warm cache mount would.
  * - Stages whose instructions and inputs are the same as an earlier stage's are reused, as Docker's layer
- *   cache does, so the install stage every LogoVote Dockerfile shares runs once per run.
+ *   cache does, so the install stage every LogoVote image shares runs once per run.
  * - Commands run with a lower CPU priority (nice), so tests running beside them keep their pace.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,14 +34,21 @@ import { homedir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { contextFiles } from './dockerignore';
 import {
+  declareArgs,
+  exposedPorts,
+  globalArgValues,
   parseAssignments,
   parseDockerfile,
   parseHealthcheck,
+  stageIndex,
   substitute,
+  targetIndex,
+  unusedBuildArgs,
   type Dockerfile,
   type Healthcheck,
   type Instruction,
   type Stage,
+  type Vars,
 } from './dockerfile';
 
 export interface ImageConfig {
@@ -71,7 +80,8 @@ export interface BuildSession {
 }
 
 export interface Image extends BuiltStage {
-  dockerfile: string;
+  /** How it was built, as docker build's options (describeSpec), for messages. */
+  name: string;
 }
 
 const hash = (...parts: string[]) => {
@@ -198,7 +208,7 @@ function shellOrExec(instruction: Instruction): string[] {
 }
 
 /** The environment a RUN step or a container gets: the image's, on the host's PATH and HOME. */
-function processEnv(vars: Record<string, string>, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function processEnv(vars: Vars, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: homedir(), ...vars, ...extra };
 }
 
@@ -228,20 +238,33 @@ export function readDockerfile(contextDir: string, dockerfile: string): Dockerfi
   return parseDockerfile(readFileSync(join(contextDir, dockerfile), 'utf8'));
 }
 
-/** Builds every stage the last one needs and returns the last one: the image. */
-export function buildImage(session: BuildSession, dockerfile: string, buildArgs: Record<string, string> = {}): Image {
+/** What `docker build` is told: the Dockerfile (relative to the context), --target and --build-arg values. */
+export interface ImageSpec {
+  dockerfile: string;
+  target?: string;
+  buildArgs?: Record<string, string>;
+}
+
+/** The spec as a docker build command line says it, for messages. */
+export function describeSpec(spec: ImageSpec): string {
+  const args = Object.entries(spec.buildArgs ?? {}).map(([name, value]) => ` --build-arg ${name}=${value}`);
+  return `-f ${spec.dockerfile}${spec.target ? ` --target ${spec.target}` : ''}${args.join('')}`;
+}
+
+/**
+ * Builds the stages the target needs (the last stage without a target) and returns the target: the image.
+ * Build arguments no ARG of the build declares are an error (Docker would only warn).
+ */
+export function buildImage(session: BuildSession, spec: ImageSpec): Image {
+  const { dockerfile, target } = spec;
+  const buildArgs = spec.buildArgs ?? {};
+  const name = describeSpec(spec);
   const parsed = readDockerfile(session.contextDir, dockerfile);
+  const unused = unusedBuildArgs(parsed, target, buildArgs);
+  if (unused.length > 0) throw new Error(`${name}: no ARG of the build declares ${unused.join(', ')}`);
   const files = contextFiles(session.contextDir);
-  const globalArgs: Record<string, string> = {};
-  for (const arg of parsed.globalArgs) {
-    for (const [name, value] of parseAssignments(arg.args)) globalArgs[name] = buildArgs[name] ?? value;
-  }
+  const globalArgs = globalArgValues(parsed, buildArgs);
   const built = new Map<number, BuiltStage>();
-  const stageIndex = (reference: string): number | undefined => {
-    const byName = parsed.stages.findIndex((stage) => stage.name === reference);
-    if (byName >= 0) return byName;
-    return /^\d+$/.test(reference) && Number(reference) < parsed.stages.length ? Number(reference) : undefined;
-  };
 
   const buildStage = (index: number): BuiltStage => {
     const existing = built.get(index);
@@ -249,41 +272,45 @@ export function buildImage(session: BuildSession, dockerfile: string, buildArgs:
     const stage: Stage = parsed.stages[index]!;
     const label = `${dockerfile} [${stage.name ?? index}]`;
     const fromReference = substitute(stage.from, globalArgs);
-    const baseIndex = stageIndex(fromReference);
+    const baseIndex = stageIndex(parsed, fromReference);
     if (baseIndex !== undefined && baseIndex >= index) throw new Error(`${label}: FROM ${fromReference} is not an earlier stage`);
     const base = baseIndex !== undefined ? buildStage(baseIndex) : undefined;
     if (!base) checkBaseImage(fromReference);
 
-    // Keys first (like Docker's cache lookup): the same instructions on the same inputs give the same stage.
+    // Keys first (like Docker's cache lookup): the same instructions on the same inputs, with the same build
+    // argument values, give the same stage.
     const froms = new Map<Instruction, BuiltStage>();
     let key = base ? base.key : hash('FROM', fromReference);
-    const vars: Record<string, string> = { ...(base?.config.env ?? {}) };
+    const keyArgs: Vars = {};
+    const keyEnv: Record<string, string> = { ...(base?.config.env ?? {}) };
+    const keyVars = () => ({ ...keyArgs, ...keyEnv });
     for (const instruction of stage.instructions) {
       let inputs = '';
       if (instruction.keyword === 'ARG') {
-        for (const [name, value] of parseAssignments(instruction.args)) vars[name] = buildArgs[name] ?? globalArgs[name] ?? value;
+        declareArgs(instruction, keyArgs, buildArgs, globalArgs);
+        inputs = JSON.stringify(parseAssignments(instruction.args).map(([arg]) => [arg, keyArgs[arg] ?? null]));
       } else if (instruction.keyword === 'ENV') {
-        for (const [name, value] of parseAssignments(instruction.args)) vars[name] = substitute(value, vars);
+        for (const [variable, value] of parseAssignments(instruction.args)) keyEnv[variable] = substitute(value, keyVars());
       } else if (instruction.keyword === 'COPY') {
         const from = instruction.flags.from;
         if (from) {
-          const sourceIndex = stageIndex(substitute(from, vars));
+          const sourceIndex = stageIndex(parsed, substitute(from, keyVars()));
           if (sourceIndex === undefined || sourceIndex >= index) throw new Error(`${label}: COPY --from=${from} is not an earlier stage`);
           const source = buildStage(sourceIndex);
           froms.set(instruction, source);
           // By content, as Docker does: a rebuilt stage with the same files keeps the next layers cached.
-          const paths = (instruction.exec ?? instruction.args.split(/\s+/)).slice(0, -1).map((arg) => substitute(arg, vars));
+          const paths = (instruction.exec ?? instruction.args.split(/\s+/)).slice(0, -1).map((arg) => substitute(arg, keyVars()));
           inputs = paths.map((path) => treeHash(inRootfs(source.rootfs, path.startsWith('/') ? path : posix.join('/', path)))).join(',');
         } else {
           const args = instruction.exec ?? instruction.args.split(/\s+/);
           inputs = contextHash(
             files,
             session.contextDir,
-            args.slice(0, -1).map((arg) => substitute(arg, vars)),
+            args.slice(0, -1).map((arg) => substitute(arg, keyVars())),
           );
         }
       }
-      key = hash(key, instruction.keyword, JSON.stringify(instruction.flags), substitute(instruction.args, vars), inputs);
+      key = hash(key, instruction.keyword, JSON.stringify(instruction.flags), substitute(instruction.args, keyVars()), inputs);
     }
     const cached = session.cache.get(key);
     if (cached) {
@@ -305,20 +332,21 @@ export function buildImage(session: BuildSession, dockerfile: string, buildArgs:
       session.log(`${label}: FROM ${fromReference} (the host's Node.js ${process.versions.node})`);
     }
     const config = base ? cloneConfig(base.config) : emptyConfig();
-    const args: Record<string, string> = {};
-    const stageVars = () => ({ ...args, ...config.env });
+    // ARGs are the stage's own (a stage FROM another does not inherit them); ENV is inherited, and wins.
+    const args: Vars = {};
+    const stageVars = (): Vars => ({ ...args, ...config.env });
 
     for (const instruction of stage.instructions) {
       const where = `${label} line ${instruction.line}`;
       switch (instruction.keyword) {
         case 'ARG':
-          for (const [name, value] of parseAssignments(instruction.args)) args[name] = buildArgs[name] ?? globalArgs[name] ?? value;
+          declareArgs(instruction, args, buildArgs, globalArgs);
           break;
         case 'ENV':
-          for (const [name, value] of parseAssignments(instruction.args)) config.env[name] = substitute(value, stageVars());
+          for (const [variable, value] of parseAssignments(instruction.args)) config.env[variable] = substitute(value, stageVars());
           break;
         case 'LABEL':
-          for (const [name, value] of parseAssignments(instruction.args)) config.labels[name] = substitute(value, stageVars());
+          for (const [label, value] of parseAssignments(instruction.args)) config.labels[label] = substitute(value, stageVars());
           break;
         case 'WORKDIR':
           config.workdir = resolveDest(config, substitute(instruction.args, stageVars()));
@@ -328,11 +356,7 @@ export function buildImage(session: BuildSession, dockerfile: string, buildArgs:
           config.user = substitute(instruction.args, stageVars());
           break;
         case 'EXPOSE':
-          config.exposedPorts.push(
-            ...substitute(instruction.args, stageVars())
-              .split(/\s+/)
-              .map((port) => Number(port.split('/')[0])),
-          );
+          config.exposedPorts.push(...exposedPorts(substitute(instruction.args, stageVars()), instruction.line));
           break;
         case 'CMD':
           config.cmd = shellOrExec(instruction);
@@ -369,8 +393,8 @@ export function buildImage(session: BuildSession, dockerfile: string, buildArgs:
     return result;
   };
 
-  const image = buildStage(parsed.stages.length - 1);
-  return { ...image, dockerfile };
+  const image = buildStage(targetIndex(parsed, target));
+  return { ...image, name };
 }
 
 /** Drops what only this build needed: the stages that copied another stage's whole file system. */
@@ -401,7 +425,7 @@ export function startContainer(image: Image, env: Record<string, string>, logFil
   const argv = image.config.entrypoint
     ? [...image.config.entrypoint, ...(image.config.entrypoint[0] === '/bin/sh' ? [] : (image.config.cmd ?? []))]
     : (image.config.cmd ?? []);
-  if (argv.length === 0) throw new Error(`${image.dockerfile}: no CMD or ENTRYPOINT`);
+  if (argv.length === 0) throw new Error(`${image.name}: no CMD or ENTRYPOINT`);
   mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
   const child = spawn(program(image, argv[0]!), argv.slice(1), {
@@ -449,16 +473,16 @@ function runOnce(image: Image, env: Record<string, string>, healthcheck: Healthc
  */
 export async function waitHealthy(image: Image, env: Record<string, string>, container: RunningContainer): Promise<void> {
   const healthcheck = image.config.healthcheck;
-  if (!healthcheck) throw new Error(`${image.dockerfile}: no HEALTHCHECK`);
+  if (!healthcheck) throw new Error(`${image.name}: no HEALTHCHECK`);
   const budgetMs = healthcheck.startPeriodMs + healthcheck.retries * healthcheck.intervalMs;
   const deadline = Date.now() + budgetMs;
   let exitCode: number | null | undefined;
   void container.exited.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
     if (exitCode !== undefined)
-      throw new Error(`${image.dockerfile}: the container exited (${exitCode}) before it was healthy; see ${container.logFile}`);
+      throw new Error(`${image.name}: the container exited (${exitCode}) before it was healthy; see ${container.logFile}`);
     if (await runOnce(image, env, healthcheck)) return;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  throw new Error(`${image.dockerfile}: HEALTHCHECK still failing after ${budgetMs / 1000}s; see ${container.logFile}`);
+  throw new Error(`${image.name}: HEALTHCHECK still failing after ${budgetMs / 1000}s; see ${container.logFile}`);
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { imageMetadata, parseDockerfile } from '../../scripts/ci/dockerfile';
 import {
+  composeBuilds,
   composeVariables,
   interpolateCompose,
   parseEnvFile,
@@ -43,11 +44,14 @@ const COMPONENT_SERVICES: Record<string, string> = {
   ...Object.fromEntries(REMOTES.map((name) => [name, `${name}-remote`])),
 };
 
+const builds = composeBuilds(compose);
+
+/** What the image compose builds for a service declares: its Dockerfile read with its target and build arguments. */
 function imageOf(service: ComposeService) {
-  if (!service.build) return undefined;
-  return imageMetadata(
-    parseDockerfile(readFileSync(join(repoRoot, service.build.context, service.build.dockerfile ?? 'Dockerfile'), 'utf8')),
-  );
+  const build = builds.find((candidate) => compose.services[candidate.service] === service);
+  if (!build) return undefined;
+  const dockerfile = parseDockerfile(readFileSync(join(repoRoot, build.context, build.dockerfile), 'utf8'));
+  return imageMetadata(dockerfile, { target: build.target, buildArgs: build.args });
 }
 
 /** One-shot jobs: never restarted, and whoever depends on them waits for them to complete. */
@@ -97,24 +101,32 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('builds every component from its own Dockerfile, tagged with its own version', () => {
+  it('builds every component from the one Dockerfile: its workspace, its kind of image, its own version', () => {
     for (const [component, serviceName] of Object.entries(COMPONENT_SERVICES)) {
-      const service = compose.services[serviceName]!;
+      const build = builds.find((candidate) => candidate.service === serviceName);
       const workspace = WORKSPACES[component]!;
-      expect({ component, dockerfile: service.build?.dockerfile, context: service.build?.context }).toEqual({
+      expect({
         component,
-        dockerfile: `${workspace}/Dockerfile`,
+        context: build?.context,
+        dockerfile: build?.dockerfile,
+        target: build?.target,
+        workspace: build?.args.WORKSPACE,
+      }).toEqual({
+        component,
         context: '.',
+        dockerfile: 'Dockerfile',
+        target: workspace.startsWith('services/') ? 'service' : 'static',
+        workspace,
       });
-      expect(existsSync(join(repoRoot, workspace, 'Dockerfile'))).toBe(true);
       // .env.example's version of each component is the one in its package.json (and in its mf-manifest.json).
       const version = packageVersion(workspace);
-      expect({ component, image: service.image }).toEqual({
+      expect({ component, image: compose.services[serviceName]!.image }).toEqual({
         component,
         image: expect.stringMatching(new RegExp(`:${version.replace(/\./g, '\\.')}$`)),
       });
-      expect({ component, version: service.build?.args?.VERSION }).toEqual({ component, version });
+      expect({ component, version: build?.args.VERSION }).toEqual({ component, version });
     }
+    expect(existsSync(join(repoRoot, 'Dockerfile'))).toBe(true);
   });
 
   it('keeps the stores off the network the gateway and the front ends are on', () => {

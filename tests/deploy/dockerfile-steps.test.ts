@@ -1,17 +1,17 @@
 /**
- * Each Dockerfile's build reproduced outside Docker (scripts/ci/image-steps.ts): its COPY and RUN steps in a
- * directory per stage, then its CMD started with the image's ENV plus what docker-compose.yml gives that
- * container (the stores pointed at the test stack's FerretDB, MinIO and MailDev), until its HEALTHCHECK passes.
- * A service must then also be ready (/readyz: its MongoDB and object store answer); a front end must serve its
- * files with the production cache headers. Proves the commands build and the result starts, in CI, with no
- * Docker engine.
+ * Each image docker-compose.yml builds, its build reproduced outside Docker (scripts/ci/image-steps.ts) from the
+ * one Dockerfile with compose's target and build arguments: the stages that target needs, their COPY and RUN
+ * steps in a directory per stage, then its CMD started with the image's ENV plus what docker-compose.yml gives
+ * that container (the stores pointed at the test stack's FerretDB, MinIO and MailDev), until its HEALTHCHECK
+ * passes. A service must then also be ready (/readyz: its MongoDB and object store answer); a front end must
+ * serve its files with the production cache headers. Proves the commands build and the result starts, in CI,
+ * with no Docker engine.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from '@logovote/devstack';
-import { interpolateCompose, parseEnvFile, readComposeRaw, serviceEnvironment } from '../../scripts/ci/compose';
-import { contextFiles } from '../../scripts/ci/dockerignore';
+import { composeBuilds, interpolateCompose, parseEnvFile, readComposeRaw, serviceEnvironment } from '../../scripts/ci/compose';
 import { buildImage, forgetDerivedStages, startContainer, waitHealthy, type BuildSession } from '../../scripts/ci/image-steps';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../support/integration';
 import { testStack } from '../support/stack-env';
@@ -25,18 +25,11 @@ const compose = interpolateCompose(
   readComposeRaw(join(repoRoot, 'docker-compose.yml')),
   parseEnvFile(readFileSync(join(repoRoot, '.env.example'), 'utf8')),
 );
-const dockerfiles = contextFiles(repoRoot).filter((file) => file.endsWith('/Dockerfile'));
-
-/** The compose service a Dockerfile builds. */
-function composeServiceOf(dockerfile: string): string {
-  const entry = Object.entries(compose.services).find(([, service]) => service.build?.dockerfile === dockerfile);
-  if (!entry) throw new Error(`no compose service builds ${dockerfile}`);
-  return entry[0];
-}
+const builds = composeBuilds(compose);
 
 /** What compose gives the container, with the stores it names replaced by the test stack's (as an operator would with external ones). */
-function containerEnv(dockerfile: string): Record<string, string> {
-  const env = serviceEnvironment(compose.services[composeServiceOf(dockerfile)]!);
+function containerEnv(service: string): Record<string, string> {
+  const env = serviceEnvironment(compose.services[service]!);
   const stores: Record<string, string> = {
     MONGODB_URI: databaseUri,
     S3_ENDPOINT: stack.s3.endpoint,
@@ -67,38 +60,46 @@ afterAll(async () => {
   await dropTestDatabase();
 }, 60_000);
 
-describe.each(dockerfiles)('%s, built and started without Docker', (dockerfile) => {
-  it('builds, starts, passes its HEALTHCHECK and stops cleanly', async () => {
-    const image = buildImage(session, dockerfile);
+describe.each(builds)('$service (--target $target), built and started without Docker', (build) => {
+  const workspace = build.args.WORKSPACE!;
+  const shell = workspace.startsWith('shells/');
+
+  it('builds, starts as an unprivileged user with its labels, passes its HEALTHCHECK and stops cleanly', async () => {
+    expect(build.context).toBe('.');
+    const image = buildImage(session, { dockerfile: build.dockerfile, target: build.target, buildArgs: build.args });
+    expect(['root', '0', '0:0']).not.toContain(image.config.user);
+    expect(image.config.labels).toEqual({
+      'org.opencontainers.image.title': `LogoVote ${workspace}`,
+      'org.opencontainers.image.description': expect.stringContaining(workspace),
+      'org.opencontainers.image.version': build.args.VERSION,
+    });
     const port = await findFreePort();
     // The host is no private network namespace: listen on loopback, on a free port.
-    const env = { ...containerEnv(dockerfile), HOST: '127.0.0.1', PORT: String(port) };
-    const container = startContainer(image, env, join(session.workDir, 'logs', `${dockerfile.replace(/\W+/g, '-')}.log`));
+    const env = { ...containerEnv(build.service), HOST: '127.0.0.1', PORT: String(port) };
+    const container = startContainer(image, env, join(session.workDir, 'logs', `${build.service}.log`));
     try {
       await waitHealthy(image, env, container);
       const base = `http://127.0.0.1:${port}`;
-      if (dockerfile.startsWith('services/')) {
+      if (build.target === 'service') {
         const ready = await fetch(`${base}/readyz`);
         expect({ status: ready.status, body: (await ready.json()) as unknown }).toEqual({
           status: 200,
           body: expect.objectContaining({ status: 'ready' }),
         });
       } else {
-        const entry = dockerfile.startsWith('shells/') ? '/' : '/mf-manifest.json';
+        const entry = shell ? '/' : '/mf-manifest.json';
         const index = await fetch(`${base}${entry}`);
         expect(index.status).toBe(200);
         expect(index.headers.get('cache-control')).toBe('no-cache');
-        const html = dockerfile.startsWith('shells/') ? await index.text() : JSON.stringify(await index.json());
+        const html = shell ? await index.text() : JSON.stringify(await index.json());
         const hashed = /[\w.-]+\.[0-9a-f]{10}\.js/.exec(html)?.[0];
         expect(hashed).toBeDefined();
         const asset = await fetch(`${base}/${hashed!}`);
         expect(asset.status).toBe(200);
         expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-        if (dockerfile.startsWith('shells/')) {
-          // Single-page-app fallback for routes, not for files.
-          expect((await fetch(`${base}/vote/AAAAAAAAAAAAAAAA`)).status).toBe(200);
-          expect((await fetch(`${base}/missing.js`)).status).toBe(404);
-        }
+        // Single-page-app fallback for the shell's routes (not for files), and for no remote.
+        expect((await fetch(`${base}/vote/AAAAAAAAAAAAAAAA`)).status).toBe(shell ? 200 : 404);
+        if (shell) expect((await fetch(`${base}/missing.js`)).status).toBe(404);
       }
     } finally {
       const exitCode = await container.stop();

@@ -2,9 +2,21 @@
  * The readers the deployment checks rely on follow Docker's and Compose's rules, so a check that passes means
  * what Docker and Compose would do.
  */
-import { interpolate, parseEnvFile, variablesIn } from '../../scripts/ci/compose';
-import { imageMetadata, parseAssignments, parseDockerfile, parseHealthcheck, substitute } from '../../scripts/ci/dockerfile';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { composeBuilds, interpolate, parseEnvFile, variablesIn, type ComposeFile } from '../../scripts/ci/compose';
+import {
+  imageMetadata,
+  parseAssignments,
+  parseDockerfile,
+  parseHealthcheck,
+  stagesFor,
+  substitute,
+  unusedBuildArgs,
+} from '../../scripts/ci/dockerfile';
 import { isIgnored, parseDockerignore } from '../../scripts/ci/dockerignore';
+import { buildImage, type BuildSession } from '../../scripts/ci/image-steps';
 import { schemaFileName, standalone } from '../../scripts/ci/standalone-k8s-schemas';
 
 describe('.dockerignore rules', () => {
@@ -110,6 +122,174 @@ describe('Dockerfile parsing', () => {
   it('substitutes variables as Docker does', () => {
     expect(substitute('${A}-$B-${C:-c}-${A:+set}', { A: 'a', B: 'b' })).toBe('a-b-c-set');
     expect(parseAssignments('PATH /usr/bin')).toEqual([['PATH', '/usr/bin']]);
+  });
+});
+
+describe('compose build sections', () => {
+  it('give the Dockerfile, target and build arguments docker build is told, in map or list form', () => {
+    const compose = {
+      services: {
+        a: { build: { context: '.', target: 'service', args: { WORKSPACE: 'services/a', PORT: 4001, EMPTY: '', UNSET: null } } },
+        b: { build: { context: 'sub', dockerfile: 'Other.Dockerfile', args: ['X=1', 'Y=a=b', 'FROM_ENV'] } },
+        c: { build: 'ctx' },
+        d: { image: 'nginx' },
+      },
+    } as unknown as ComposeFile;
+    expect(composeBuilds(compose)).toEqual([
+      {
+        service: 'a',
+        context: '.',
+        dockerfile: 'Dockerfile',
+        target: 'service',
+        args: { WORKSPACE: 'services/a', PORT: '4001', EMPTY: '' },
+      },
+      { service: 'b', context: 'sub', dockerfile: 'Other.Dockerfile', target: undefined, args: { X: '1', Y: 'a=b' } },
+      { service: 'c', context: 'ctx', dockerfile: 'Dockerfile', target: undefined, args: {} },
+    ]);
+  });
+});
+
+describe('Dockerfile targets and build arguments', () => {
+  const dockerfile = parseDockerfile(
+    [
+      'ARG BASE=node:20.20-bookworm-slim',
+      'ARG SMALL=node:20.20-alpine',
+      'ARG SHARED=global',
+      'FROM ${BASE} AS deps',
+      'RUN npm ci',
+      'FROM deps AS build',
+      'ARG NAME',
+      'RUN make "$NAME"',
+      'FROM ${BASE} AS one',
+      'ARG NAME',
+      'ARG PORT=1000',
+      'ARG SHARED',
+      'LABEL title="app ${NAME}" shared=${SHARED}',
+      'ENV PORT=${PORT}',
+      'COPY --from=build /app/${NAME} ./${NAME}',
+      'WORKDIR /app/${NAME}',
+      'USER node',
+      'EXPOSE ${PORT}',
+      'FROM ${SMALL} AS two',
+      'ARG SHARED=own',
+      'ARG DERIVED=from-${SHARED}',
+      'ENV SHARED=${SHARED} DERIVED=${DERIVED} PORT=${PORT}',
+      'EXPOSE 80',
+    ].join('\n'),
+  );
+
+  it('builds the stages a target needs: FROM and COPY --from, followed; without a target, the last stage', () => {
+    expect(stagesFor(dockerfile, 'one', { NAME: 'x' })).toEqual([0, 1, 2]);
+    expect(stagesFor(dockerfile, 'build')).toEqual([0, 1]);
+    expect(stagesFor(dockerfile)).toEqual([3]);
+    expect(() => stagesFor(dockerfile, 'missing')).toThrow('--target missing: no stage of that name');
+  });
+
+  it('reads the target with the build arguments, each ARG scoped to its stage', () => {
+    const one = imageMetadata(dockerfile, { target: 'one', buildArgs: { NAME: 'votes', PORT: '4002' } });
+    expect(one).toMatchObject({
+      baseImage: 'node:20.20-bookworm-slim',
+      labels: { title: 'app votes', shared: 'global' }, // ARG SHARED without a value takes the global one
+      env: { PORT: '4002' },
+      exposedPorts: [4002],
+      workdir: '/app/votes',
+      user: 'node',
+      target: 2,
+    });
+    // Without the argument, the ARG's default; a build argument also overrides a global ARG (used in FROM).
+    expect(imageMetadata(dockerfile, { target: 'one', buildArgs: { NAME: 'votes' } }).exposedPorts).toEqual([1000]);
+    expect(imageMetadata(dockerfile, { target: 'one', buildArgs: { BASE: 'node:20.21-bookworm-slim' } }).baseImage).toBe(
+      'node:20.21-bookworm-slim',
+    );
+    // The stage's own default wins over the global value, defaults see earlier ARGs, and an ARG of another
+    // stage (PORT) is not in scope.
+    expect(imageMetadata(dockerfile).env).toEqual({ SHARED: 'own', DERIVED: 'from-own', PORT: '' });
+    expect(imageMetadata(dockerfile, { buildArgs: { SHARED: 'given' } }).env).toMatchObject({ SHARED: 'given', DERIVED: 'from-given' });
+  });
+
+  it('fails on an EXPOSE left without its port', () => {
+    expect(() => imageMetadata(dockerfile, { target: 'one', buildArgs: { PORT: '' } })).toThrow('EXPOSE "" is no port');
+  });
+
+  it('names the build arguments no ARG of the build declares', () => {
+    expect(unusedBuildArgs(dockerfile, 'one', { NAME: 'x', PORT: '1', BASE: 'node:20', HTTP_PROXY: 'http://proxy' })).toEqual([]);
+    expect(unusedBuildArgs(dockerfile, 'two', { NAME: 'x', SHARED: 'y' })).toEqual(['NAME']);
+  });
+});
+
+describe('image-steps: a target built with build arguments', () => {
+  const base = `node:${process.versions.node.split('.')[0]}-bookworm-slim`;
+  let session: BuildSession;
+  const logs: string[] = [];
+
+  beforeAll(() => {
+    const contextDir = mkdtempSync(join(tmpdir(), 'logovote-image-steps-context-'));
+    writeFileSync(join(contextDir, 'input.txt'), 'from the context\n');
+    writeFileSync(
+      join(contextDir, 'Dockerfile'),
+      [
+        `ARG BASE=${base}`,
+        'FROM ${BASE} AS broken',
+        'RUN exit 1',
+        'FROM ${BASE} AS build',
+        'WORKDIR /app',
+        'COPY input.txt ./',
+        'ARG NAME',
+        'RUN mkdir -p "out/$NAME" && cat input.txt > "out/$NAME/input.txt" && printf %s "$NAME" > "out/$NAME/name.txt"',
+        'FROM ${BASE} AS runtime',
+        'ARG NAME',
+        'ARG VERSION=dev',
+        'LABEL version="${VERSION}" name="${NAME}"',
+        'ENV NAME=${NAME}',
+        'WORKDIR /srv/${NAME}',
+        'COPY --from=build /app/out/${NAME} ./',
+        'USER node',
+        'CMD ["node", "-e", "0"]',
+        'FROM broken AS last',
+      ].join('\n'),
+    );
+    session = {
+      contextDir,
+      workDir: mkdtempSync(join(tmpdir(), 'logovote-image-steps-')),
+      cache: new Map(),
+      log: (line) => logs.push(line),
+    };
+  });
+
+  afterAll(() => {
+    rmSync(session.contextDir, { recursive: true, force: true });
+    rmSync(session.workDir, { recursive: true, force: true });
+  });
+
+  it('runs only the stages the target needs, with the arguments in RUN, COPY, WORKDIR, LABEL and ENV', () => {
+    const image = buildImage(session, { dockerfile: 'Dockerfile', target: 'runtime', buildArgs: { NAME: 'votes' } });
+    expect(image.name).toBe('-f Dockerfile --target runtime --build-arg NAME=votes');
+    expect(image.config).toMatchObject({
+      workdir: '/srv/votes',
+      user: 'node',
+      env: { NAME: 'votes' },
+      labels: { version: 'dev', name: 'votes' },
+    });
+    expect(readFileSync(join(image.rootfs, 'srv', 'votes', 'name.txt'), 'utf8')).toBe('votes');
+    expect(readFileSync(join(image.rootfs, 'srv', 'votes', 'input.txt'), 'utf8')).toBe('from the context\n');
+    expect(logs.some((line) => line.includes('[broken]'))).toBe(false);
+  });
+
+  it('reuses a stage built with the same arguments, and builds it again for others', () => {
+    logs.length = 0;
+    const again = buildImage(session, { dockerfile: 'Dockerfile', target: 'runtime', buildArgs: { NAME: 'votes' } });
+    expect(logs.filter((line) => line.includes('reused'))).toHaveLength(2);
+    const other = buildImage(session, { dockerfile: 'Dockerfile', target: 'runtime', buildArgs: { NAME: 'media', VERSION: '1.2.3' } });
+    expect(other.rootfs).not.toBe(again.rootfs);
+    expect(other.config.labels).toEqual({ version: '1.2.3', name: 'media' });
+    expect(existsSync(join(other.rootfs, 'srv', 'media', 'name.txt'))).toBe(true);
+  });
+
+  it('refuses a build argument no ARG declares, and builds the last stage without a target', () => {
+    expect(() => buildImage(session, { dockerfile: 'Dockerfile', target: 'runtime', buildArgs: { NAME: 'x', NAEM: 'y' } })).toThrow(
+      'no ARG of the build declares NAEM',
+    );
+    expect(() => buildImage(session, { dockerfile: 'Dockerfile' })).toThrow(/\[broken\] line 3: RUN exit 1 failed/);
   });
 });
 
