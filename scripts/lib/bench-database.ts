@@ -1,4 +1,4 @@
-import { countVotesByLogo, VoteModel, voteId } from '@logovote/models';
+import { readVoteCounts, VoteModel, voteId } from '@logovote/models';
 
 export interface RawUpsertResult {
   /** Upserts acknowledged per second. */
@@ -139,7 +139,7 @@ export async function measureReadCosts(mongoUri: string, pollId: string): Promis
       votes: await VoteModel.estimatedDocumentCount(),
       findByIdMs: await medianMs(() => VoteModel.findById(sample._id, { logoId: 1 }).lean()),
       seatsMs: await medianMs(() => VoteModel.find({ pollId, ipHash: sample.ipHash }, { ipSlot: 1, _id: 0 }).lean()),
-      countsMs: await medianMs(() => countVotesByLogo(pollId)),
+      countsMs: await medianMs(() => readVoteCounts(pollId)),
     };
   } finally {
     await connection.close();

@@ -103,9 +103,11 @@ async function openAdmin(viewport: ViewportName = 'desktop') {
   await visit(page, '/admin/polls', '[data-remote="admin"]');
   const response = await listed;
   expect(response.status()).toBe(200);
+  // The first page of the list, and the number of polls in all (the list comes a page at a time).
   const polls = (await response.json()) as AdminPollList;
+  const total = Number(response.headers()['x-total-count']);
   await page.getByRole('heading', { level: 1, name: 'Poll Management' }).waitFor();
-  return { page, polls, checks };
+  return { page, polls, total, checks };
 }
 
 const card = (page: Page, pollId: string) => page.locator(`[data-testid="poll-card"][data-poll-id="${pollId}"]`);
@@ -113,8 +115,22 @@ const details = (page: Page) => page.locator('[data-testid="poll-details"]');
 const deleteDialog = (page: Page) => page.getByRole('alertdialog');
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/**
+ * A poll's card, loading more of the list until it shows: the list comes a page at a time, and other
+ * test files create polls meanwhile, so a poll seeded earlier may no longer be on the first page.
+ */
+async function revealCard(page: Page, pollId: string): Promise<Locator> {
+  const target = card(page, pollId);
+  const loadMore = page.getByTestId('load-more-polls');
+  while ((await target.count()) === 0 && (await loadMore.count()) > 0) {
+    await loadMore.click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="load-more-polls"]')?.hasAttribute('disabled'));
+  }
+  return target;
+}
+
 async function selectPoll(page: Page, pollId: string): Promise<Locator> {
-  await card(page, pollId).getByRole('button').click();
+  await (await revealCard(page, pollId)).getByRole('button').click();
   await details(page).waitFor();
   await expect(details(page).getByTestId('poll-id').innerText()).resolves.toBe(pollId);
   return details(page);
@@ -159,9 +175,10 @@ describe.each(['phone', 'desktop'] as const)('the admin polls page on a %s', (vi
   });
 
   it("lists every poll under 'Poll Management' with 'N total polls', and asks to select one", async () => {
-    const { page, polls } = await openAdmin(viewport);
+    const { page, polls, total } = await openAdmin(viewport);
     expect(polls.length).toBeGreaterThanOrEqual(2);
-    await expect(page.getByTestId('poll-count').innerText()).resolves.toBe(`${polls.length} total polls`);
+    expect(total).toBeGreaterThanOrEqual(polls.length);
+    await expect(page.getByTestId('poll-count').innerText()).resolves.toBe(`${total} total polls`);
     await expect(page.locator('[data-testid="poll-card"]').count()).resolves.toBe(polls.length);
     await expect(
       page.locator('[data-testid="poll-card"]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-poll-id'))),
@@ -177,7 +194,7 @@ describe.each(['phone', 'desktop'] as const)('the admin polls page on a %s', (vi
 
   it("shows a poll's card: prompt, date, total votes, 4 thumbnails with vote badges and '+2' for the other logos", async () => {
     const { page, checks } = await openAdmin(viewport);
-    const six = card(page, sixLogos.pollId);
+    const six = await revealCard(page, sixLogos.pollId);
     await six.scrollIntoViewIfNeeded();
     await expect(six.getByRole('button').innerText()).resolves.toBe(SIX_LOGOS_PROMPT);
     await expect(six.getByTestId('poll-created-at').innerText().then(oneLine)).resolves.toBe(SIX_LOGOS_DATE);
@@ -276,7 +293,7 @@ describe.each(['phone', 'desktop'] as const)('the admin polls page on a %s', (vi
 
   it("marks a logo whose image cannot be fetched with a red warning, and reads 'No question provided' and 'No email provided'", async () => {
     const { page, checks } = await openAdmin(viewport);
-    const broken = card(page, brokenPoll.sessionId);
+    const broken = await revealCard(page, brokenPoll.sessionId);
     await broken.scrollIntoViewIfNeeded();
     await expect(broken.getByRole('button').innerText()).resolves.toBe('No question provided');
     await waitForChecks(
@@ -362,11 +379,12 @@ describe('deleting a poll', () => {
     await expectToast(page, 'Poll deleted', 'The poll has been successfully deleted.');
     await expect(toast(page).getAttribute('data-variant')).resolves.toBe('default');
 
-    const list = (await (await refreshed).json()) as AdminPoll[];
+    const refreshedPage = await refreshed;
+    const list = (await refreshedPage.json()) as AdminPoll[];
     expect(lists).toHaveLength(1);
     expect(list.some((poll) => poll.pollId === made.sessionId)).toBe(false);
     await card(page, made.sessionId).waitFor({ state: 'detached' });
-    await expect(page.getByTestId('poll-count').innerText()).resolves.toBe(`${list.length} total polls`);
+    await expect(page.getByTestId('poll-count').innerText()).resolves.toBe(`${refreshedPage.headers()['x-total-count']} total polls`);
     await page.getByRole('heading', { name: 'Select a Poll' }).waitFor();
     await expect(details(page).count()).resolves.toBe(0);
     await shoot(page, 'admin-deleted-desktop');
@@ -389,7 +407,7 @@ describe('deleting a poll', () => {
     await expect(countVotes(seeded.pollId)).resolves.toBe(3);
     const { page } = await openAdmin('phone');
 
-    await card(page, seeded.pollId).getByRole('button').focus();
+    await (await revealCard(page, seeded.pollId)).getByRole('button').focus();
     await page.keyboard.press('Enter');
     await details(page).waitFor();
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Poll Details');
@@ -462,6 +480,41 @@ describe('deleting a poll', () => {
 });
 
 describe('a long list', () => {
+  it("shows the first page with the whole list's count, and 'Load more polls' adds the next pages until none is left", async () => {
+    const all: AdminPollList = Array.from({ length: 45 }, (_, index) => ({
+      pollId: `PagedList${String(index).padStart(7, '0')}`,
+      feedbackPrompt: `Paged poll ${index + 1}`,
+      createdAt: new Date(Date.UTC(2025, 0, 1, 12, 59 - index)).toISOString(),
+      totalVotes: 0,
+      creatorEmail: null,
+      paymentPlan: 'free',
+      logos: [],
+    }));
+    const page = await browser.newPage('desktop', ADMIN_BROWSER);
+    // The server's pages: 20, 20, then 5, each pointing at the next with Link rel="next".
+    await page.route('**/api/admin/polls*', (route) => {
+      const before = Number(new URL(route.request().url()).searchParams.get('before') ?? 45);
+      const start = 45 - before;
+      const headers: Record<string, string> = { 'X-Total-Count': '45' };
+      if (start + 20 < 45) headers.Link = `</api/admin/polls?before=${before - 20}&limit=20>; rel="next"`;
+      return route.fulfill({ status: 200, contentType: 'application/json', headers, body: JSON.stringify(all.slice(start, start + 20)) });
+    });
+    await visit(page, '/admin/polls', '[data-testid="poll-card"]');
+    await expect(page.getByTestId('poll-count').innerText()).resolves.toBe('45 total polls');
+    await expect(page.getByTestId('poll-card').count()).resolves.toBe(20);
+    const loadMore = page.getByTestId('load-more-polls');
+    await expect(loadMore.innerText()).resolves.toBe('Load more polls (20 of 45 shown)');
+    await loadMore.click();
+    await page.locator('[data-testid="poll-card"]').nth(39).waitFor();
+    await loadMore.click();
+    await page.locator('[data-testid="poll-card"]').nth(44).waitFor();
+    await expect(loadMore.count()).resolves.toBe(0);
+    await expect(
+      page.locator('[data-testid="poll-card"]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-poll-id'))),
+    ).resolves.toEqual(all.map((poll) => poll.pollId));
+    await shoot(page, 'admin-paged-list-desktop');
+  });
+
   it('checks the thumbnails of the cards near the viewport only, and the others once scrolled to', async () => {
     const many: AdminPollList = Array.from({ length: 60 }, (_, index) => ({
       pollId: `LongList${String(index).padStart(8, '0')}`,

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { AdminPollList, CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { PollModel, VoteModel, insertFirstVotes } from '@logovote/models';
+import { PollModel, VoteModel, insertFirstVotes, listPoll } from '@logovote/models';
 import { connectMongo, createObjectStore, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { silentLogger, storeSettings } from './integration';
 import { testStack } from './stack-env';
@@ -25,9 +25,15 @@ export function adminAuthorization(): Record<string, string> {
 
 /** GET /api/admin/polls through the gateway, as the admin. */
 export async function listAdminPolls(): Promise<AdminPollList> {
-  const res = await fetch(`${testStack().gatewayUrl}/api/admin/polls`, { headers: adminAuthorization() });
-  if (!res.ok) throw new Error(`GET /api/admin/polls: ${res.status} ${await res.text()}`);
-  return (await res.json()) as AdminPollList;
+  const polls: AdminPollList = [];
+  // Every page, following each page's Link rel="next".
+  for (let path: string | undefined = '/api/admin/polls'; path;) {
+    const res: Response = await fetch(`${testStack().gatewayUrl}${path}`, { headers: adminAuthorization() });
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+    polls.push(...((await res.json()) as AdminPollList));
+    path = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('Link') ?? '')?.[1];
+  }
+  return polls;
 }
 
 /** DELETE /api/admin/polls/{pollId} through the gateway, as the admin; resolves with the status. */
@@ -116,6 +122,8 @@ export async function writePollToDatabase(
   for (const logo of logos) {
     await store.client.putObject(store.bucket, logo.filename, logo.buffer, logo.size, { 'Content-Type': logo.contentType });
   }
+  // Listed as a created poll is (packages/models/src/poll-list.ts), before it shows as active.
+  await listPoll(pollId);
   await PollModel.create({
     _id: pollId,
     logos: logos.map(({ id, filename, originalName, contentType, size }) => ({ id, filename, originalName, contentType, size })),

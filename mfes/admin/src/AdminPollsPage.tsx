@@ -1,6 +1,6 @@
 import { Button, Card, CardContent, CardHeader, SpinnerIcon, toast } from '@logovote/ui';
 import { api } from '@logovote/web-client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 
 import { DeletePollDialog } from './DeletePollDialog';
@@ -48,9 +48,16 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
   const [confirming, setConfirming] = useState(false);
   const justDeleted = useRef(false);
 
-  const polls = useQuery({ queryKey: POLLS_QUERY_KEY, queryFn: () => api.listAdminPolls() });
+  // The server gives the list a page at a time (newest first); the sidebar asks for more on demand.
+  const polls = useInfiniteQuery({
+    queryKey: POLLS_QUERY_KEY,
+    queryFn: ({ pageParam }) => api.listAdminPolls(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next,
+  });
+  const loaded = polls.data?.pages.flatMap((page) => page.polls) ?? [];
   // A selection the refreshed list no longer holds (deleted elsewhere) shows as none.
-  const selected = polls.data?.find((poll) => poll.pollId === selectedId) ?? null;
+  const selected = loaded.find((poll) => poll.pollId === selectedId) ?? null;
 
   const deletion = useMutation({
     mutationFn: (pollId: string) => api.deleteAdminPoll(pollId),
@@ -83,7 +90,8 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
   } else if (polls.isError) {
     content = <PollsUnavailable message={polls.error.message} onRetry={() => void polls.refetch()} />;
   } else {
-    const count = polls.data.length;
+    // The number of polls in the whole list, not only the pages loaded so far.
+    const count = polls.data.pages[0]?.total ?? 0;
     content = (
       <div className="grid gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
         <aside aria-labelledby={headingId} className="lg:sticky lg:top-6">
@@ -99,7 +107,18 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
               )}
             </CardHeader>
             <CardContent className="min-h-0 overflow-y-auto px-4 pt-1 sm:px-6">
-              <PollList polls={polls.data} selectedId={selected?.pollId ?? null} onSelect={setSelectedId} />
+              <PollList polls={loaded} selectedId={selected?.pollId ?? null} onSelect={setSelectedId} />
+              {polls.hasNextPage && (
+                <Button
+                  variant="outline"
+                  className="mt-3 mb-4 w-full"
+                  data-testid="load-more-polls"
+                  disabled={polls.isFetchingNextPage}
+                  onClick={() => void polls.fetchNextPage()}
+                >
+                  {polls.isFetchingNextPage ? 'Loading polls...' : `Load more polls (${loaded.length} of ${count} shown)`}
+                </Button>
+              )}
             </CardContent>
           </Card>
         </aside>

@@ -1,5 +1,6 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { appendLedgerEntry, isDuplicateKey, ledgerEntriesAfter, ledgerEntryId, VoteLedgerModel } from './vote-ledger';
+import { isDuplicateKey, ledgerEntryId } from './tally-ledger';
+import { appendLedgerEntry, ledgerEntriesAfter, VoteLedgerModel } from './vote-ledger';
 
 /**
  * One row per voter per poll, keyed by the pair (voteId): the voter's seat under the per-address cap,

@@ -10,3 +10,4 @@ export * from './mongo';
 export * from './object-store';
 export * from './server';
 export * from './validation';
+export { runInBackground } from './background';

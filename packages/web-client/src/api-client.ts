@@ -18,10 +18,13 @@ import type {
   VoteResponse,
 } from '@logovote/contracts';
 
-import { CSRF_HEADER, FINGERPRINT_HEADER, LOGOS_FIELD, MODERATION_IMAGE_FIELD } from './constants';
+import { CSRF_HEADER, FINGERPRINT_HEADER, LOGOS_FIELD, MODERATION_IMAGE_FIELD, TOTAL_COUNT_HEADER } from './constants';
 import { CsrfTokenCache, sessionIdInUrl } from './csrf-tokens';
 import { HttpError, parseJsonBody } from './http';
 import { postMultipart, type RawResponse, type UploadOptions } from './upload';
+
+/** A page of the admin list. */
+export type AdminPollPage = { polls: AdminPollList; total: number; next?: string };
 
 export type ApiClientOptions = {
   /** Prefix of every path; '' (same origin, through the gateway) in the browser. */
@@ -80,7 +83,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   /** One call: returns the OK response's text, throws HttpError otherwise. */
-  async function send(path: string, init: RequestOptions = {}): Promise<{ status: number; text: string }> {
+  async function send(path: string, init: RequestOptions = {}): Promise<{ status: number; text: string; headers: Headers }> {
     const { json, nullOn401: _nullOn401, ...rest } = init;
     const method = (rest.method ?? 'GET').toUpperCase();
     const headers = new Headers(rest.headers);
@@ -98,7 +101,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const response = await doFetch(`${baseUrl}${path}`, { ...rest, method, headers, body, credentials: 'include' });
     const text = await response.text();
     if (!response.ok) throw new HttpError(response.status, response.statusText, text);
-    return { status: response.status, text };
+    return { status: response.status, text, headers: response.headers };
   }
 
   /** A call whose OK answer is JSON (or empty). */
@@ -198,8 +201,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     },
 
-    listAdminPolls(): Promise<AdminPollList> {
-      return request('/api/admin/polls');
+    /**
+     * GET /api/admin/polls, a page at a time, newest first: the first page without `pagePath`, the next
+     * one at the `next` path a page gives (absent on the last), and the number of polls in all.
+     */
+    async listAdminPolls(pagePath = '/api/admin/polls'): Promise<AdminPollPage> {
+      const { text, headers } = await send(pagePath);
+      const polls = parseJsonBody<AdminPollList>(text);
+      const next = /<([^>]+)>;\s*rel="next"/.exec(headers.get('Link') ?? '')?.[1];
+      return { polls, total: Number(headers.get(TOTAL_COUNT_HEADER) ?? polls.length), ...(next ? { next } : {}) };
     },
 
     deleteAdminPoll(pollId: string): Promise<DeletedPoll> {

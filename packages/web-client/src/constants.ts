@@ -25,3 +25,4 @@ export const ACCEPTED_LOGO_CONTENT_TYPES: typeof Contracts.ACCEPTED_LOGO_CONTENT
 export const MAX_FEEDBACK_PROMPT_LENGTH: typeof Contracts.MAX_FEEDBACK_PROMPT_LENGTH = 500;
 export const SWIPE_THRESHOLD_PX: typeof Contracts.SWIPE_THRESHOLD_PX = 50;
 export const ADMIN_THUMBNAILS_SHOWN: typeof Contracts.ADMIN_THUMBNAILS_SHOWN = 4;
+export const TOTAL_COUNT_HEADER: typeof Contracts.TOTAL_COUNT_HEADER = 'X-Total-Count';

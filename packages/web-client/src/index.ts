@@ -14,6 +14,7 @@ export {
   createApiClient,
   MESSAGES,
   type ApiClient,
+  type AdminPollPage,
   type ApiClientOptions,
   type CreateSessionInput,
   type RequestOptions,

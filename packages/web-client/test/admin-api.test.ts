@@ -10,7 +10,7 @@ import { createApiClient } from '../src/api-client';
 import { HttpError } from '../src/http';
 
 type Seen = { method: string; url: string; csrf: string | undefined };
-type Reply = { status: number; json?: unknown };
+type Reply = { status: number; json?: unknown; headers?: Record<string, string> };
 
 /** A real HTTP server standing in for the gateway: each test says how it answers. */
 let server: Server;
@@ -25,6 +25,7 @@ beforeAll(async () => {
     seen.push(request);
     const reply = answer(request);
     res.statusCode = reply.status;
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.json !== undefined) res.setHeader('Content-Type', 'application/json');
     res.end(reply.json !== undefined ? JSON.stringify(reply.json) : '');
   });
@@ -66,9 +67,20 @@ describe('admin calls (spec section 7)', () => {
       },
     ];
     answer = () => ({ status: 200, json: polls });
-    await expect(client().listAdminPolls()).resolves.toEqual(polls);
+    await expect(client().listAdminPolls()).resolves.toEqual({ polls, total: 1 });
     expect(seen).toEqual([{ method: 'GET', url: '/api/admin/polls', csrf: undefined }]);
     expect(inits[0]?.credentials).toBe('include');
+  });
+
+  it("reads a page's total and next page from X-Total-Count and Link, and asks for that page", async () => {
+    answer = ({ url }): Reply =>
+      url === '/api/admin/polls'
+        ? { status: 200, json: [], headers: { 'X-Total-Count': '45', Link: '</api/admin/polls?before=26&limit=20>; rel="next"' } }
+        : { status: 200, json: [], headers: { 'X-Total-Count': '45' } };
+    const first = await client().listAdminPolls();
+    expect(first).toEqual({ polls: [], total: 45, next: '/api/admin/polls?before=26&limit=20' });
+    await expect(client().listAdminPolls(first.next)).resolves.toEqual({ polls: [], total: 45 });
+    expect(seen.map((request) => request.url)).toEqual(['/api/admin/polls', '/api/admin/polls?before=26&limit=20']);
   });
 
   it('deletes a poll with DELETE /api/admin/polls/{pollId}, without any session lookup or token', async () => {

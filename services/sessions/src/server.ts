@@ -1,10 +1,13 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket } from '@logovote/service-kit';
+import { PollCountLedgerModel, PollCountTallyModel, PollListModel, foldPollCount, listExistingPolls } from '@logovote/models';
+import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { startRetentionSweep } from './polls/retention';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How often the poll count's ledger is folded (the count is exact without it). */
+const FOLD_INTERVAL_MS = 5_000;
 
 bootService({
   service: 'sessions',
@@ -13,6 +16,11 @@ bootService({
     const store = createObjectStore(config);
     const moderation = createModerationProvider(config);
     await Promise.all([connectMongo(config.MONGODB_URI, logger), ensureBucket(store, config.S3_REGION)]);
+    // List numbers and count revisions rest on unique keys: the indexes must exist before the first poll.
+    await Promise.all([PollListModel.init(), PollCountLedgerModel.init(), PollCountTallyModel.init()]);
+    const listed = await listExistingPolls();
+    if (listed > 0) logger.info({ listed }, 'polls from before the admin list entered in it');
+    const folder = runInBackground('fold the poll count', () => foldPollCount(), FOLD_INTERVAL_MS, logger);
     warmUpModeration(moderation, logger);
     const retention = startRetentionSweep({
       store,
@@ -30,7 +38,7 @@ bootService({
     return {
       app,
       onShutdown: async () => {
-        await retention.stop();
+        await Promise.all([retention.stop(), folder.stop()]);
         await disconnectMongo();
       },
     };

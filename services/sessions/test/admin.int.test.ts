@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AdminPollList, DeletedPoll } from '@logovote/contracts';
-import { PollModel, VoteModel } from '@logovote/models';
+import { PollModel, VoteModel, listPoll } from '@logovote/models';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames } from '../../../tests/support/integration';
 import { POLL_NOT_FOUND } from '../src/routes/admin';
@@ -77,5 +77,42 @@ describe('admin API', () => {
     const res = await request(bed.server).delete('/api/admin/polls/..%2F..%2Fx');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: POLL_NOT_FOUND });
+  });
+
+  it('gives the list a page at a time, newest first, with the whole count and a cursor to the next page', async () => {
+    const before = Number((await request(bed.server).get('/api/admin/polls')).headers['x-total-count']);
+    // 45 more polls, listed as creation lists them; one of them deleted again.
+    const ids = Array.from({ length: 45 }, (_, index) => `PagedPoll${String(index).padStart(7, '0')}`);
+    for (const id of ids) {
+      await listPoll(id);
+      await PollModel.create({ _id: id, state: 'active', logos: [] });
+    }
+    const deleted = ids[30]!;
+    expect((await request(bed.server).delete(`/api/admin/polls/${deleted}`)).status).toBe(200);
+    const newestFirst = [...ids].reverse().filter((id) => id !== deleted);
+
+    const seen: string[] = [];
+    let path: string | undefined = '/api/admin/polls?limit=20';
+    for (let pages = 0; path; pages++) {
+      const res: request.Response = await request(bed.server).get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-total-count']).toBe(String(before + 44));
+      const page = AdminPollList.parse(res.body);
+      expect(page.length).toBeLessThanOrEqual(20);
+      seen.push(...page.map((poll) => poll.pollId));
+      path = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1];
+      expect(pages).toBeLessThan(10);
+    }
+    expect(seen.slice(0, 44)).toEqual(newestFirst);
+    const firstPage = await request(bed.server).get('/api/admin/polls');
+    expect(AdminPollList.parse(firstPage.body)).toHaveLength(20);
+    expect(firstPage.headers.link).toMatch(/^<\/api\/admin\/polls\?before=\d+&limit=20>; rel="next"$/);
+  });
+
+  it('refuses a malformed page request with a clear 400', async () => {
+    for (const query of ['before=0', 'before=abc', 'limit=0', 'limit=101', 'limit=2.5']) {
+      const res = await request(bed.server).get(`/api/admin/polls?${query}`);
+      expect([res.status, typeof res.body.message]).toEqual([400, 'string']);
+    }
   });
 });

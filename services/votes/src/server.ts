@@ -1,9 +1,11 @@
-import { VoteLedgerModel, VoteModel, VoteTallyModel, migrateVotesToLedger } from '@logovote/models';
-import { bootService, connectMongo, disconnectMongo } from '@logovote/service-kit';
+import { VoteLedgerModel, VoteModel, VoteTallyModel, foldDuePolls, migrateVotesToLedger } from '@logovote/models';
+import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { TestSessionModel, TestVoteModel } from './models/fingerprint-test';
-import { startTallyFolder } from './tally-folder';
+
+/** How often the ledger is folded into tallies (docs/vote-counts.md): counts are exact without it, reads stay small with it. */
+const FOLD_INTERVAL_MS = 1_000;
 
 bootService({
   service: 'votes',
@@ -15,7 +17,7 @@ bootService({
     await Promise.all([VoteModel.init(), VoteLedgerModel.init(), VoteTallyModel.init(), TestSessionModel.init(), TestVoteModel.init()]);
     const migrated = await migrateVotesToLedger();
     if (migrated > 0) logger.info({ migrated }, 'votes from before the ledger entered in it');
-    const folder = startTallyFolder(logger);
+    const folder = runInBackground('fold vote tallies', () => foldDuePolls(), FOLD_INTERVAL_MS, logger);
     return {
       app: buildApp({ logger, config }),
       async onShutdown() {

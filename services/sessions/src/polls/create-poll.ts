@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
-import { PollModel, type StoredLogo } from '@logovote/models';
+import { PollModel, listPoll, unlistPoll, type StoredLogo } from '@logovote/models';
 import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { putLogoObject, removeLogoObjects } from './object-store';
 
@@ -59,6 +59,8 @@ export async function createPoll(
       await putLogoObject(store, logo.filename, path, logo.size, logo.contentType);
       put.push(logo.filename);
     }
+    // Listed (and counted) before it turns active, so an active poll is never missing from the admin list.
+    await listPoll(pollId);
     await PollModel.updateOne({ _id: pollId, state: 'creating' }, { $set: { state: 'active', lastActivityAt: new Date() } });
   } catch (error: unknown) {
     logger.error({ err: error, pollId }, 'poll creation failed; removing what was stored');
@@ -67,7 +69,7 @@ export async function createPoll(
     // When the record itself could not be written (the database is down) there is nothing to delete, and
     // trying would only keep the client waiting for the same outage.
     await removeLogoObjects(store, put)
-      .then(() => (recorded ? PollModel.deleteOne({ _id: pollId }) : undefined))
+      .then(() => (recorded ? Promise.all([unlistPoll(pollId), PollModel.deleteOne({ _id: pollId })]) : undefined))
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     throw new HttpError(503, STORAGE_FAILED);
   }

@@ -1,5 +1,5 @@
 import type { DeletedPoll } from '@logovote/contracts';
-import { PollModel, VoteModel, deleteVoteHistory } from '@logovote/models';
+import { PollModel, VoteModel, deleteVoteHistory, unlistPoll } from '@logovote/models';
 import type { ObjectStore } from '@logovote/service-kit';
 import { removeLogoObjects } from './object-store';
 
@@ -19,6 +19,7 @@ export async function deletePoll(store: ObjectStore, pollId: string): Promise<De
     store,
     poll.logos.map((logo) => logo.filename),
   );
+  await unlistPoll(pollId);
   await PollModel.deleteOne({ _id: pollId });
   // A vote that raced the deletion goes too: nothing outlives its poll.
   votes += (await VoteModel.deleteMany({ pollId })).deletedCount;

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { SessionId, type AdminPoll, type DeletedPoll } from '@logovote/contracts';
-import { PollModel, readVoteCounts } from '@logovote/models';
-import { HttpError, type ObjectStore } from '@logovote/service-kit';
+import { AdminPollsQuery, SessionId, TOTAL_COUNT_HEADER, type AdminPoll, type DeletedPoll } from '@logovote/contracts';
+import { countListedPolls, listedPolls, readVoteCounts } from '@logovote/models';
+import { HttpError, parseInput, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from '../polls/delete-poll';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
@@ -11,8 +11,11 @@ export const POLL_NOT_FOUND = 'Poll not found';
 export function adminRouter(store: ObjectStore): Router {
   const router = new Router({ prefix: '/api/admin' });
 
+  // A page of the list (newest first) with its polls' counts: what it reads depends on the page, not
+  // on how many polls or votes are stored.
   router.get('/polls', async (ctx) => {
-    const polls = await PollModel.find({ state: 'active' }).sort({ createdAt: -1 }).lean();
+    const { before, limit } = parseInput(AdminPollsQuery, ctx.query);
+    const [{ polls, next }, total] = await Promise.all([listedPolls({ before, limit }), countListedPolls()]);
     const counts = await Promise.all(polls.map((poll) => readVoteCounts(poll._id)));
     const body: AdminPoll[] = polls.map((poll, index) => {
       const logos = logosWithCounts(poll.logos, counts[index]);
@@ -27,6 +30,8 @@ export function adminRouter(store: ObjectStore): Router {
       };
     });
     ctx.set('Cache-Control', 'no-store');
+    ctx.set(TOTAL_COUNT_HEADER, String(total));
+    if (next !== undefined) ctx.set('Link', `</api/admin/polls?before=${next}&limit=${limit}>; rel="next"`);
     ctx.body = body;
   });
 

@@ -1,0 +1,150 @@
+import { Schema, model } from 'mongoose';
+import { PollModel, activePoll, type Poll } from './poll';
+import { isDuplicateKey, tallyLedger } from './tally-ledger';
+
+/**
+ * The admin list of polls, newest first, read a page at a time with equality lookups only: FerretDB
+ * sorts, limits and compares ranges in Go after fetching every row, so a sorted page of 10 000 polls
+ * would read all of them. Instead each poll takes the next free list number when it is created, and
+ * numbers are grouped in pages of LIST_PAGE_SIZE: a page is one equality query, and the newest number
+ * is found with a handful of key lookups. Numbers are never given back (a deleted poll leaves a
+ * skipped entry), so the first free number is always the count of numbers taken plus one.
+ *
+ * The number of polls is an exact tally (./tally-ledger): +1 when a poll is listed, -1 when it is
+ * deleted. The sessions service writes all of it.
+ */
+const LIST_PAGE_SIZE = 20;
+
+const listEntrySchema = new Schema(
+  {
+    _id: { type: Number, required: true, min: 1 },
+    page: { type: Number, required: true, min: 0 },
+    pollId: { type: String, required: true },
+    at: { type: Date, required: true, default: () => new Date() },
+  },
+  { collection: 'poll_list', versionKey: false },
+);
+listEntrySchema.index({ page: 1 });
+export const PollListModel = model('PollListEntry', listEntrySchema);
+
+const pollCount = tallyLedger({ entries: 'poll_ledger', tallies: 'poll_tallies', model: 'PollCount' });
+export const PollCountLedgerModel = pollCount.LedgerModel;
+export const PollCountTallyModel = pollCount.TallyModel;
+/** The tally every listed poll counts in, and the value it counts as. */
+const ALL_POLLS = 'polls';
+const LISTED = 'listed';
+
+const pageOf = (seq: number) => Math.floor(seq / LIST_PAGE_SIZE);
+const taken = async (seq: number) => (await PollListModel.exists({ _id: seq })) !== null;
+
+/** The highest list number known taken in this process: where the search for the next one starts. */
+let knownTaken = 0;
+
+/** The first free list number: galloping up from the last one known taken, then halving. */
+async function firstFreeNumber(): Promise<number> {
+  // The hint must hold for this database (another one in the same process, or one emptied, starts over).
+  if (knownTaken > 0 && !(await taken(knownTaken))) knownTaken = 0;
+  let low = knownTaken;
+  let high = low + 1;
+  for (let step = 1; await taken(high); step *= 2) {
+    low = high;
+    high = low + step;
+  }
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await taken(middle)) low = middle;
+    else high = middle;
+  }
+  knownTaken = Math.max(knownTaken, low);
+  return high;
+}
+
+/** Lists a new poll (before it turns active: an entry whose poll never does is skipped). */
+export async function listPoll(pollId: string): Promise<void> {
+  const counted = await pollCount.head(pollId);
+  if (counted.value !== LISTED)
+    await pollCount.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: counted.value, to: LISTED });
+  for (;;) {
+    const seq = await firstFreeNumber();
+    try {
+      await PollListModel.create({ _id: seq, page: pageOf(seq), pollId });
+      knownTaken = Math.max(knownTaken, seq);
+      return;
+    } catch (error: unknown) {
+      if (!isDuplicateKey(error)) throw error;
+      knownTaken = Math.max(knownTaken, seq);
+    }
+  }
+}
+
+/** Takes a deleted poll out of the count (repeatable: a second call finds it out already). */
+export async function unlistPoll(pollId: string): Promise<void> {
+  const counted = await pollCount.head(pollId);
+  if (counted.value === LISTED) await pollCount.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: LISTED, to: null });
+}
+
+/** How many polls are listed (created and not deleted). */
+export async function countListedPolls(): Promise<number> {
+  return (await pollCount.readCounts(ALL_POLLS)).get(LISTED) ?? 0;
+}
+
+/** Folds the poll count's ledger (the sessions service's background pass). */
+export const foldPollCount = pollCount.foldDue;
+
+/** Pages read at most for one request: a run of deleted polls ends a page early, with a cursor to go on. */
+const MAX_PAGES_READ = 10;
+
+/**
+ * Up to `limit` active polls listed before list number `before` (the newest when absent), newest first,
+ * and the cursor for the next ones (absent at the end of the list).
+ */
+export async function listedPolls(options: { before?: number; limit: number }): Promise<{ polls: Poll[]; next?: number }> {
+  const end = await firstFreeNumber();
+  let cursor = Math.min(options.before ?? end, end);
+  const polls: Poll[] = [];
+  for (let pagesRead = 0; polls.length < options.limit && cursor > 1 && pagesRead < MAX_PAGES_READ; pagesRead++) {
+    const page = pageOf(cursor - 1);
+    const entries = (await PollListModel.find({ page }, { pollId: 1 }).lean())
+      .filter((entry) => entry._id < cursor)
+      .sort((a, b) => b._id - a._id);
+    const found = await Promise.all(entries.map((entry) => PollModel.findOne(activePoll(entry.pollId)).lean<Poll>()));
+    let pageDone = true;
+    for (const [index, entry] of entries.entries()) {
+      if (polls.length === options.limit) {
+        pageDone = false;
+        break;
+      }
+      cursor = entry._id;
+      const poll = found[index];
+      if (poll) polls.push(poll);
+    }
+    // Every entry of this page is behind us: the next one starts below it.
+    if (pageDone) cursor = Math.min(cursor, page * LIST_PAGE_SIZE);
+  }
+  return cursor > 1 ? { polls, next: cursor } : { polls };
+}
+
+const MIGRATIONS = 'migrations';
+const LIST_MIGRATION = 'poll-list-1';
+
+/** Lists the polls created before the list existed, oldest first, once per database (a marker records it). */
+export async function listExistingPolls(): Promise<number> {
+  const markers = PollModel.db.collection<{ _id: string; at: Date }>(MIGRATIONS);
+  if (await markers.findOne({ _id: LIST_MIGRATION })) return 0;
+  const listed = new Set((await PollListModel.find({}, { pollId: 1 }).lean()).map((entry) => entry.pollId));
+  const polls = (await PollModel.find({ state: 'active' }, { createdAt: 1 }).lean<{ _id: string; createdAt: Date }[]>()).sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
+  );
+  let count = 0;
+  for (const poll of polls) {
+    if (listed.has(poll._id)) continue;
+    await listPoll(poll._id);
+    count++;
+  }
+  try {
+    await markers.insertOne({ _id: LIST_MIGRATION, at: new Date() });
+  } catch (error: unknown) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+  return count;
+}
