@@ -293,6 +293,22 @@ describe('MinIO stopped in the middle of a poll creation', () => {
   });
 });
 
+/** While the database is away, every call that needs it answers a clear JSON 503 (reads, creation, the admin list). */
+async function expectDatabaseOutageAnswers(poll: CreatedSession, fingerprint: string, marker: string): Promise<void> {
+  const lookup = await get(`/api/sessions/${poll.sessionId}`);
+  expect([lookup.status, messageOf(lookup)]).toEqual([503, GATEWAY_UNAVAILABLE]);
+  const myVote = await ask({
+    method: 'GET',
+    path: `/api/sessions/${poll.sessionId}/my-vote`,
+    headers: { 'X-Client-Fingerprint': fingerprint },
+  });
+  expect([myVote.status, messageOf(myVote)]).toEqual([503, GATEWAY_UNAVAILABLE]);
+  const creation = await postPoll(marker);
+  expect([creation.status, messageOf(creation)]).toEqual([503, STORAGE_FAILED]);
+  const list = await ask({ method: 'GET', path: '/api/admin/polls', headers: { Authorization: adminAuthorization() } });
+  expect([list.status, messageOf(list)]).toEqual([503, GATEWAY_UNAVAILABLE]);
+}
+
 describe('FerretDB stopped and brought back', () => {
   let poll: CreatedSession;
   let email: string;
@@ -324,18 +340,7 @@ describe('FerretDB stopped and brought back', () => {
     const browser = await browserOn(poll).catch(() => undefined);
     // Without the database there is no token to get: the session lookup itself is what fails.
     expect(browser).toBeUndefined();
-    const lookup = await get(`/api/sessions/${poll.sessionId}`);
-    expect([lookup.status, messageOf(lookup)]).toEqual([503, GATEWAY_UNAVAILABLE]);
-    const myVote = await ask({
-      method: 'GET',
-      path: `/api/sessions/${poll.sessionId}/my-vote`,
-      headers: { 'X-Client-Fingerprint': fingerprints[0]! },
-    });
-    expect([myVote.status, messageOf(myVote)]).toEqual([503, GATEWAY_UNAVAILABLE]);
-    const creation = await postPoll('database-down');
-    expect([creation.status, messageOf(creation)]).toEqual([503, STORAGE_FAILED]);
-    const list = await ask({ method: 'GET', path: '/api/admin/polls', headers: { Authorization: adminAuthorization() } });
-    expect([list.status, messageOf(list)]).toEqual([503, GATEWAY_UNAVAILABLE]);
+    await expectDatabaseOutageAnswers(poll, fingerprints[0]!, 'database-down');
     // Images live in MinIO: they are still served.
     expect((await get(`/api/logos/${poll.logos[0]!.filename}`)).status).toBe(200);
   });
@@ -397,18 +402,7 @@ describe('PostgreSQL stopped under a running FerretDB and brought back', () => {
       const ready = await untilUnready(service);
       expect(ready.body.checks.mongodb).toEqual({ ok: false, error: 'unavailable' });
     }
-    const lookup = await get(`/api/sessions/${poll.sessionId}`);
-    expect([lookup.status, messageOf(lookup)]).toEqual([503, GATEWAY_UNAVAILABLE]);
-    const myVote = await ask({
-      method: 'GET',
-      path: `/api/sessions/${poll.sessionId}/my-vote`,
-      headers: { 'X-Client-Fingerprint': fingerprints[0]! },
-    });
-    expect([myVote.status, messageOf(myVote)]).toEqual([503, GATEWAY_UNAVAILABLE]);
-    const creation = await postPoll('postgres-down');
-    expect([creation.status, messageOf(creation)]).toEqual([503, STORAGE_FAILED]);
-    const list = await ask({ method: 'GET', path: '/api/admin/polls', headers: { Authorization: adminAuthorization() } });
-    expect([list.status, messageOf(list)]).toEqual([503, GATEWAY_UNAVAILABLE]);
+    await expectDatabaseOutageAnswers(poll, fingerprints[0]!, 'postgres-down');
   });
 
   it('recovers once PostgreSQL is back: same processes, FerretDB included, and nothing lost', async () => {
