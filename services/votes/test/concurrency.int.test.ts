@@ -100,4 +100,7 @@ it('keeps exact counts under 1600 parallel votes and changes from 1000 distinct 
   expect(distinctVoters).toBe(1000);
   expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1000);
   expect(byLogo).toEqual(expected);
+  // Folding the ledger into the poll's tally changes nothing a reader sees.
+  await foldPoll(sessionId);
+  expect((await tally(sessionId)).byLogo).toEqual(expected);
 });
