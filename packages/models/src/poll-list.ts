@@ -1,5 +1,6 @@
 import { Schema, model } from 'mongoose';
 import { PollModel, activePoll, type Poll } from './poll';
+import { runOnce } from './migrations';
 import { isDuplicateKey, tallyLedger } from './tally-ledger';
 
 /**
@@ -124,27 +125,19 @@ export async function listedPolls(options: { before?: number; limit: number }): 
   return cursor > 1 ? { polls, next: cursor } : { polls };
 }
 
-const MIGRATIONS = 'migrations';
-const LIST_MIGRATION = 'poll-list-1';
-
-/** Lists the polls created before the list existed, oldest first, once per database (a marker records it). */
-export async function listExistingPolls(): Promise<number> {
-  const markers = PollModel.db.collection<{ _id: string; at: Date }>(MIGRATIONS);
-  if (await markers.findOne({ _id: LIST_MIGRATION })) return 0;
-  const listed = new Set((await PollListModel.find({}, { pollId: 1 }).lean()).map((entry) => entry.pollId));
-  const polls = (await PollModel.find({ state: 'active' }, { createdAt: 1 }).lean<{ _id: string; createdAt: Date }[]>()).sort(
-    (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
-  );
-  let count = 0;
-  for (const poll of polls) {
-    if (listed.has(poll._id)) continue;
-    await listPoll(poll._id);
-    count++;
-  }
-  try {
-    await markers.insertOne({ _id: LIST_MIGRATION, at: new Date() });
-  } catch (error: unknown) {
-    if (!isDuplicateKey(error)) throw error;
-  }
-  return count;
+/** Lists the polls created before the list existed, oldest first, once per database. */
+export function listExistingPolls(): Promise<number> {
+  return runOnce('poll-list-1', async () => {
+    const listed = new Set((await PollListModel.find({}, { pollId: 1 }).lean()).map((entry) => entry.pollId));
+    const polls = (await PollModel.find({ state: 'active' }, { createdAt: 1 }).lean<{ _id: string; createdAt: Date }[]>()).sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
+    );
+    let count = 0;
+    for (const poll of polls) {
+      if (listed.has(poll._id)) continue;
+      await listPoll(poll._id);
+      count++;
+    }
+    return count;
+  });
 }

@@ -1,5 +1,6 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { isDuplicateKey, ledgerEntryId } from './tally-ledger';
+import { runOnce } from './migrations';
+import { ledgerEntryId } from './tally-ledger';
 import { appendLedgerEntry, ledgerEntriesAfter, VoteLedgerModel } from './vote-ledger';
 
 /**
@@ -98,28 +99,20 @@ export async function insertFirstVotes(votes: FirstVote[]): Promise<void> {
   await VoteModel.insertMany(votes.map((vote) => ({ _id: voteId(vote.pollId, vote.fingerprint), ...vote, rev: 1 })));
 }
 
-const MIGRATIONS = 'migrations';
-const LEDGER_MIGRATION = 'vote-ledger-1';
-
 /**
- * Gives every vote stored before the ledger existed its first revision, once per database (a marker
- * records it). Safe beside live voting: a voter who votes first writes revision 1 itself, and then
- * this insert is refused. The rows themselves are not written (FerretDB could undo a voter's change).
+ * Gives every vote stored before the ledger existed its first revision, once per database. Safe beside
+ * live voting: a voter who votes first writes revision 1 itself, and then this insert is refused. The
+ * rows themselves are not written (FerretDB could undo a voter's change).
  */
-export async function migrateVotesToLedger(): Promise<number> {
-  const markers = VoteModel.db.collection<{ _id: string; at: Date }>(MIGRATIONS);
-  if (await markers.findOne({ _id: LEDGER_MIGRATION })) return 0;
-  let migrated = 0;
-  const legacy = VoteModel.find({ rev: { $exists: false } }, { pollId: 1, logoId: 1 })
-    .lean()
-    .cursor();
-  for await (const vote of legacy) {
-    if (await appendLedgerEntry({ pollId: vote.pollId, voteId: vote._id, rev: 1, from: null, to: vote.logoId })) migrated++;
-  }
-  try {
-    await markers.insertOne({ _id: LEDGER_MIGRATION, at: new Date() });
-  } catch (error: unknown) {
-    if (!isDuplicateKey(error)) throw error;
-  }
-  return migrated;
+export function migrateVotesToLedger(): Promise<number> {
+  return runOnce('vote-ledger-1', async () => {
+    let migrated = 0;
+    const legacy = VoteModel.find({ rev: { $exists: false } }, { pollId: 1, logoId: 1 })
+      .lean()
+      .cursor();
+    for await (const vote of legacy) {
+      if (await appendLedgerEntry({ pollId: vote.pollId, voteId: vote._id, rev: 1, from: null, to: vote.logoId })) migrated++;
+    }
+    return migrated;
+  });
 }

@@ -35,7 +35,16 @@ export const mongoReadiness: ReadinessCheck = {
     const db = mongoose.connection.db;
     if (mongoose.connection.readyState !== mongoose.ConnectionStates.connected || !db) throw new Error('not connected');
     // Shorter than the readiness check's own limit: a database that does not answer is unavailable,
-    // whether the driver knows it yet (refused connection) or is still waiting to select a server.
-    await db.admin().command({ ping: 1 }, { timeoutMS: PING_TIMEOUT_MS });
+    // whether the driver knows it yet (refused connection) or is still waiting for it (a server shutting
+    // down that holds its connections open).
+    let timer: NodeJS.Timeout | undefined;
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`MongoDB did not answer a ping within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([db.admin().command({ ping: 1 }, { timeoutMS: PING_TIMEOUT_MS }), silence]);
+    } finally {
+      clearTimeout(timer);
+    }
   },
 };

@@ -1,5 +1,5 @@
 import { PollModel } from '@logovote/models';
-import type { Logger, ObjectStore } from '@logovote/service-kit';
+import { runInBackground, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from './delete-poll';
 
 /** A poll still 'creating' after this long was abandoned by a process that stopped midway. */
@@ -53,25 +53,5 @@ export async function sweepPolls(options: RetentionOptions): Promise<string[]> {
 
 /** Runs the sweep now and then every `intervalMs` (never two at once) until stopped. */
 export function startRetentionSweep(options: RetentionOptions & { intervalMs: number }): { stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const run = () => {
-    running = sweepPolls(options)
-      .then(
-        () => undefined,
-        (error: unknown) => options.logger.error({ err: error }, 'retention sweep failed'),
-      )
-      .finally(() => {
-        if (!stopped) timer = setTimeout(run, options.intervalMs).unref();
-      });
-  };
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return runInBackground('retention sweep', () => sweepPolls(options), options.intervalMs, options.logger);
 }
