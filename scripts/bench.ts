@@ -19,6 +19,7 @@ import { findPid, residentBytes, sampleMemory, type WatchedProcess } from './lib
 import { measureRawUpsertRate, measureReadCosts, removeRawUpserts } from './lib/bench-database';
 import { createPolls } from './lib/bench-polls';
 import { renderReport, type BenchResults, type StormStep } from './lib/bench-report';
+import { SCALE_POLLS, runScaleSection } from './lib/bench-scale';
 import { startStaticNginx } from './lib/bench-static-nginx';
 import { SERVICES, freePorts, startStack, type StackPorts } from './lib/stack';
 
@@ -61,6 +62,7 @@ function stackProcesses(ports: StackPorts, runDir: string): WatchedProcess[] {
       [
         ['gateway (nginx)', [join(runDir, 'gateway', 'nginx.conf')]],
         ['FerretDB', [`--listen-addr=127.0.0.1:${ports.mongo}`]],
+        ['PostgreSQL', [join(runDir, 'data', 'postgres')]],
         ['MinIO', [`127.0.0.1:${ports.minio}`, 'server']],
       ] as const
     ).map(([name, cmdline]) => {
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   refuseIfAnotherBenchRuns(join(repoRoot, '.run', 'bench'));
   const loadAtStart = loadavg();
-  ensureInfraInstalled(['ferretdb', 'minio', 'maildev', 'nginx', 'chromium', 'k6']);
+  ensureInfraInstalled(['postgresql', 'ferretdb', 'minio', 'maildev', 'nginx', 'chromium', 'k6']);
   const skipBuild = process.env.LOGOVOTE_SKIP_BUILD === '1';
   const buildStarted = Date.now();
   if (!skipBuild) {
@@ -143,6 +145,19 @@ async function main(): Promise<void> {
     const processes = stackProcesses(ports, runDir);
     await sleep(5000);
     const atRest = Object.fromEntries(processes.map(({ name, pid }) => [name, residentBytes(pid)]));
+
+    // First, on the empty store: the hot paths at 0, 100 000 and 1 000 000 stored votes. Every later
+    // section then runs with a million votes stored.
+    log('scale: creating the polls');
+    const scalePolls = (await createPolls(gateway, SCALE_POLLS)).polls;
+    const scale = await runScaleSection({
+      gateway,
+      mongoUri: stack.mongoUri,
+      polls: scalePolls,
+      adminAuthorization: `Basic ${Buffer.from(`${stack.secrets.adminUser}:${stack.secrets.adminPassword}`).toString('base64')}`,
+      outDir,
+      log,
+    });
 
     // The raw upserts go into the votes collection itself, before the storm and after it: on FerretDB a
     // write costs in proportion to the collection, so the reference must see the sizes the storm sees.
@@ -320,6 +335,7 @@ async function main(): Promise<void> {
       creation: { run: creation, sizes: large.sizes },
       page: { loads: pageLoads, medianLcpMs: median(pageLoads.map((load) => load.lcpMs)), cpuOnly },
       memory: { atRest, underStorm },
+      scale,
     };
     const reportPath = join(repoRoot, 'docs', 'performance.md');
     // Formatted as the repository formats Markdown (its tables aligned), so the lint accepts it as written.
