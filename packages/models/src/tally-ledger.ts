@@ -55,8 +55,8 @@ const TALLY_KEPT_MS = 60_000;
 /** And the newest few, whatever their age. */
 const TALLY_STEPS_KEPT = 3;
 /** A tally is folded once it has this many pending entries, or one this old. */
-export const FOLD_BATCH = 32;
-export const FOLD_AFTER_MS = 5_000;
+const FOLD_BATCH = 32;
+const FOLD_AFTER_MS = 5_000;
 
 /** A ledger and its tallies in two collections (one service writes both). */
 export function tallyLedger(names: { entries: string; tallies: string; model: string }) {
@@ -235,5 +235,3 @@ export function tallyLedger(names: { entries: string; tallies: string; model: st
 
   return { LedgerModel, TallyModel, append, entriesAfter, head, readCounts, fold, foldDue, deleteTally } as const;
 }
-
-export type TallyLedger = ReturnType<typeof tallyLedger>;
