@@ -10,6 +10,7 @@ const votes = tallyLedger({ entries: 'vote_ledger', tallies: 'vote_tallies', mod
 export const VoteLedgerModel = votes.LedgerModel;
 export const VoteTallyModel = votes.TallyModel;
 export const appendLedgerEntry = votes.append;
+export const appendFoldedLedgerEntries = votes.appendFolded;
 export const ledgerEntriesAfter = votes.entriesAfter;
 /** Exact votes per logo id of a poll (logos without votes are absent). */
 export const readVoteCounts = votes.readCounts;

@@ -1,7 +1,7 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { runOnce } from './migrations';
 import { ledgerEntryId } from './tally-ledger';
-import { appendLedgerEntry, ledgerEntriesAfter, VoteLedgerModel } from './vote-ledger';
+import { appendFoldedLedgerEntries, appendLedgerEntry, ledgerEntriesAfter, VoteLedgerModel } from './vote-ledger';
 
 /**
  * One row per voter per poll, keyed by the pair (voteId): the voter's seat under the per-address cap,
@@ -86,16 +86,31 @@ export interface FirstVote {
   ipSlot: number;
 }
 
-/** Stores first votes with their ledger revisions, as castVote would one by one. */
-export async function insertFirstVotes(votes: FirstVote[]): Promise<void> {
+/**
+ * Stores first votes with their ledger revisions, as castVote would one by one. `folded` writes them
+ * already counted in their polls' tallies, one step per poll, instead of leaving them to the folder
+ * (bulk loads of a million votes, which the folder would take revision by revision).
+ */
+export async function insertFirstVotes(votes: FirstVote[], options: { folded?: boolean } = {}): Promise<void> {
   if (votes.length === 0) return;
   const at = new Date();
-  await VoteLedgerModel.insertMany(
-    votes.map((vote) => {
-      const id = voteId(vote.pollId, vote.fingerprint);
-      return { _id: ledgerEntryId(id, 1), pollId: vote.pollId, voteId: id, rev: 1, from: null, to: vote.logoId, pending: true, at };
-    }),
-  );
+  const revision = (vote: FirstVote) => ({ voteId: voteId(vote.pollId, vote.fingerprint), rev: 1, from: null, to: vote.logoId });
+  if (options.folded) {
+    const byPoll = new Map<string, ReturnType<typeof revision>[]>();
+    for (const vote of votes) {
+      const entries = byPoll.get(vote.pollId) ?? [];
+      entries.push(revision(vote));
+      byPoll.set(vote.pollId, entries);
+    }
+    for (const [pollId, entries] of byPoll) await appendFoldedLedgerEntries(pollId, entries, at);
+  } else {
+    await VoteLedgerModel.insertMany(
+      votes.map((vote) => {
+        const entry = revision(vote);
+        return { _id: ledgerEntryId(entry.voteId, 1), pollId: vote.pollId, ...entry, pending: true, at };
+      }),
+    );
+  }
   await VoteModel.insertMany(votes.map((vote) => ({ _id: voteId(vote.pollId, vote.fingerprint), ...vote, rev: 1 })));
 }
 

@@ -33,21 +33,23 @@ const randomOf = (values: number[]) => values[Math.floor(Math.random() * values.
  * Gives the voter a seat of its address (a vote row), at most `votersPerAddress` per address per poll,
  * exactly, however many requests race: the unique {pollId, ipHash, ipSlot} index refuses a seat taken
  * twice. It tries a random seat first (an address rarely holds more than a few voters, so this usually
- * takes one write and no read); after a refusal it reads which seats are free. False when none is.
+ * takes one write and no read); after a refusal it reads which seats are free. Resolves 'seated' when
+ * this request wrote the row, 'joined' when another request of the same voter did, 'full' when no seat
+ * is free.
  */
-async function takeSeat(ballot: Ballot, id: string, rev: number, votersPerAddress: number): Promise<boolean> {
+async function takeSeat(ballot: Ballot, id: string, rev: number, votersPerAddress: number): Promise<'seated' | 'joined' | 'full'> {
   let ipSlot = Math.floor(Math.random() * votersPerAddress);
   for (let attempt = 0; attempt <= votersPerAddress; attempt++) {
     try {
       await VoteModel.create({ _id: id, ...ballot, ipSlot, rev });
-      return true;
+      return 'seated';
     } catch (error: unknown) {
       if (!isDuplicateKey(error)) throw error;
     }
     // Another request of the same voter seated it meanwhile.
-    if (await VoteModel.exists({ _id: id })) return true;
+    if (await VoteModel.exists({ _id: id })) return 'joined';
     const freeSeat = randomOf(await freeSeats(ballot, votersPerAddress));
-    if (freeSeat === undefined) return false;
+    if (freeSeat === undefined) return 'full';
     ipSlot = freeSeat;
   }
   throw new Error(`takeSeat: no seat after ${votersPerAddress + 1} attempts`);
@@ -83,10 +85,16 @@ export async function castVote(ballot: Ballot, votersPerAddress: number): Promis
       if (winner?.to) return 'recorded';
       continue; // the other request's vote was withdrawn: this one may still find a seat
     }
-    if (!current.seated && !(await takeSeat(ballot, id, rev, votersPerAddress))) {
-      // Withdrawn by the next revision; if another request of this voter wrote that one, it carries on from ours.
-      await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev: rev + 1, from: ballot.logoId, to: null });
-      return 'address-limit';
+    if (!current.seated) {
+      const seat = await takeSeat(ballot, id, rev, votersPerAddress);
+      if (seat === 'full') {
+        // Withdrawn by the next revision; if another request of this voter wrote that one, it carries on from ours.
+        await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev: rev + 1, from: ballot.logoId, to: null });
+        return 'address-limit';
+      }
+      // A seat written with this revision is current unless another request of this voter wrote a newer
+      // one meanwhile, and that request brings the row up to date itself.
+      if (seat === 'seated') return 'recorded';
     }
     await syncVoteRow(id);
     return 'recorded';

@@ -1,6 +1,6 @@
 import { Agent, createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { PollModel, VoteLedgerModel, VoteModel, VoteTallyModel, foldPoll, readVoteCounts } from '@logovote/models';
+import { PollModel, VoteLedgerModel, VoteModel, VoteTallyModel, foldPoll, insertFirstVotes, readVoteCounts } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -103,4 +103,31 @@ it('keeps exact counts under 1600 parallel votes and changes from 1000 distinct 
   // Folding the ledger into the poll's tally changes nothing a reader sees.
   await foldPoll(sessionId);
   expect((await tally(sessionId)).byLogo).toEqual(expected);
+});
+
+it('counts bulk-loaded votes exactly while live votes and folds of the same poll race them', async () => {
+  const { sessionId, logoIds } = await createPoll({ logos: 4 });
+  const bulk = (batch: number) =>
+    Array.from({ length: 200 }, (_, index) => {
+      const fingerprint = newFingerprint();
+      return { pollId: sessionId, fingerprint, logoId: logoIds[(batch + index) % 4]!, ipHash: fingerprint, ipSlot: 0 };
+    });
+  const batches = [bulk(0), bulk(1), bulk(2)];
+  const live = Array.from({ length: 100 }, (_, index) => ({ fingerprint: newFingerprint(), ip: `10.40.${index % 10}.1` }));
+
+  const results = await Promise.all([
+    ...batches.map((votes) => insertFirstVotes(votes, { folded: true })),
+    ...live.map((voter, index) => vote(sessionId, logoIds[index % 4]!, voter.fingerprint, voter.ip)),
+    ...Array.from({ length: 5 }, () => foldPoll(sessionId)),
+  ]);
+
+  expect(results.filter((res) => typeof res === 'object' && res !== null && 'status' in res && res.status !== 200)).toEqual([]);
+  const expected = new Map<string, number>();
+  for (const { logoId } of batches.flat()) expected.set(logoId, (expected.get(logoId) ?? 0) + 1);
+  live.forEach((_, index) => expected.set(logoIds[index % 4]!, (expected.get(logoIds[index % 4]!) ?? 0) + 1));
+  expect(await readVoteCounts(sessionId)).toEqual(expected);
+  await foldPoll(sessionId);
+  expect(await readVoteCounts(sessionId)).toEqual(expected);
+  // Bulk-loaded votes are never pending: the folder has nothing of theirs to take.
+  expect(await VoteLedgerModel.countDocuments({ pollId: sessionId, pending: true })).toBe(0);
 });
