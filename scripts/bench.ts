@@ -156,6 +156,7 @@ async function main(): Promise<void> {
       polls: scalePolls,
       adminAuthorization: `Basic ${Buffer.from(`${stack.secrets.adminUser}:${stack.secrets.adminPassword}`).toString('base64')}`,
       outDir,
+      processes,
       log,
     });
 

@@ -132,10 +132,12 @@ export async function measureReadCosts(mongoUri: string, pollId: string): Promis
     const sample = await VoteModel.findOne({ pollId }).lean();
     if (!sample) throw new Error(`poll ${pollId} has no votes`);
     const explained = (await VoteModel.find({ _id: sample._id }).explain()) as {
-      queryPlanner?: { Plan?: string[]; winningPlan?: unknown };
+      queryPlanner?: { Plan?: unknown; winningPlan?: unknown };
     };
+    // FerretDB names PostgreSQL's plan (lines or PostgreSQL's own JSON), MongoDB its winning plan.
+    const plan = explained.queryPlanner?.Plan ?? explained.queryPlanner?.winningPlan ?? explained;
     return {
-      lookupPlan: explained.queryPlanner?.Plan?.join('; ') ?? JSON.stringify(explained.queryPlanner?.winningPlan ?? explained),
+      lookupPlan: Array.isArray(plan) && plan.every((line) => typeof line === 'string') ? plan.join('; ') : JSON.stringify(plan),
       votes: await VoteModel.estimatedDocumentCount(),
       findByIdMs: await medianMs(() => VoteModel.findById(sample._id, { logoId: 1 }).lean()),
       seatsMs: await medianMs(() => VoteModel.find({ pollId, ipHash: sample.ipHash }, { ipSlot: 1, _id: 0 }).lean()),

@@ -86,3 +86,26 @@ export function sampleMemory(processes: WatchedProcess[], intervalMs: number): M
     },
   };
 }
+
+/** CPU seconds (user + system) a process and its descendants have used so far; NaN once it is gone. */
+export function cpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    const stat = readProc(member, 'stat');
+    if (member === pid && !stat) return Number.NaN;
+    if (!stat) continue;
+    // Fields 14 and 15 (utime, stime), counted after the parenthesised command.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  // Linux reports these in USER_HZ, 100 per second on every architecture it runs on.
+  return ticks / 100;
+}
+
+/** CPU seconds the whole machine has been busy so far, all cores together (from /proc/stat, in USER_HZ). */
+export function machineBusySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: all but idle and iowait are busy.
+  const busy = fields.slice(0, 8).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
+  return busy / 100;
+}

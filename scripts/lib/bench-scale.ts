@@ -10,16 +10,17 @@ import mongoose from 'mongoose';
 import { VoteLedgerModel, insertFirstVotes, type FirstVote } from '@logovote/models';
 import { loopbackRange, metricValue, runK6, type K6Run } from './bench-k6';
 import type { BenchPoll } from './bench-polls';
+import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './bench-processes';
 
 /** The voters of one flow batch: one address per VU, ITERATIONS / POLLS voters per address and poll. */
-const FLOW_VUS = 40;
+export const FLOW_VUS = 40;
 const FLOW_ITERATIONS = 250;
 export const SCALE_POLLS = 50;
 const FLOW_VOTES = 100_000;
 const BULK_VOTES = 1_000_000;
 const PROBE_ITERATIONS = 100;
 /** Written at once, one poll's, counted by one tally step. */
-const BULK_BATCH = 2000;
+export const BULK_BATCH = 2000;
 const BULK_WRITERS = 4;
 
 export interface ScaleProbe {
@@ -29,8 +30,20 @@ export interface ScaleProbe {
 }
 
 export interface ScaleResults {
-  flows: { runs: K6Run[]; voters: number; seconds: number; failedRequests: number; load: number[] };
+  flows: {
+    runs: K6Run[];
+    voters: number;
+    seconds: number;
+    failedRequests: number;
+    load: number[];
+    /** CPU seconds each process of the stack used during the flows (k6 itself: the rest of the machine). */
+    cpu: { name: string; seconds: number }[];
+    /** CPU seconds the whole machine was busy during the flows, all cores together. */
+    machineCpuSeconds: number;
+  };
   bulk: { votes: number; seconds: number };
+  /** Ledger entries the folder had still to fold when each probe after the flows and the bulk load began. */
+  pendingAtProbe: number[];
   probes: ScaleProbe[];
   exact: { expected: number; counted: number; mismatches: number };
 }
@@ -46,6 +59,8 @@ interface ScaleOptions {
   polls: BenchPoll[];
   adminAuthorization: string;
   outDir: string;
+  /** The stack's processes, whose CPU use during the flows is reported. */
+  processes: WatchedProcess[];
   log: (line: string) => void;
 }
 
@@ -158,6 +173,8 @@ export async function runScaleSection(options: ScaleOptions): Promise<ScaleResul
     `real voter flows through the gateway until ${FLOW_VOTES.toLocaleString('en')} votes are stored (${batches} batches of ${FLOW_VUS} addresses)`,
   );
   const flowsStarted = Date.now();
+  const cpuBefore = options.processes.map(({ pid }) => cpuSeconds(pid));
+  const machineBefore = machineBusySeconds();
   const runs: K6Run[] = [];
   for (let batch = 0; batch < batches; batch++) {
     const run = await runK6({
@@ -184,8 +201,11 @@ export async function runScaleSection(options: ScaleOptions): Promise<ScaleResul
     seconds: flowSeconds,
     failedRequests: runs.reduce((sum, run) => sum + (metricValue(run, 'http_req_failed', 'passes') || 0), 0),
     load: loadavg(),
+    cpu: options.processes.map(({ name, pid }, index) => ({ name, seconds: cpuSeconds(pid) - cpuBefore[index]! })),
+    machineCpuSeconds: machineBusySeconds() - machineBefore,
   };
-  log(`  ${await foldersCaughtUp(options.mongoUri)} votes left to fold`);
+  const pendingAtProbe = [await foldersCaughtUp(options.mongoUri)];
+  log(`  ${pendingAtProbe[0]} votes left to fold`);
   probes.push(await probe(options, 1, FLOW_VOTES + PROBE_ITERATIONS, pollsFile));
 
   const expected = expectedCounts(polls, batches, 2);
@@ -205,7 +225,8 @@ export async function runScaleSection(options: ScaleOptions): Promise<ScaleResul
   const bulkStarted = Date.now();
   await bulkLoad(options, bulkVotes);
   const bulk = { votes: bulkVotes, seconds: (Date.now() - bulkStarted) / 1000 };
-  log(`  ${await foldersCaughtUp(options.mongoUri)} votes left to fold`);
+  pendingAtProbe.push(await foldersCaughtUp(options.mongoUri));
+  log(`  ${pendingAtProbe[1]} votes left to fold`);
   probes.push(await probe(options, 2, stored + bulkVotes, pollsFile));
-  return { flows, bulk, probes, exact };
+  return { flows, bulk, pendingAtProbe, probes, exact };
 }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { AdminPollList, CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { PollModel, VoteModel, insertFirstVotes, listPoll } from '@logovote/models';
+import { PollModel, VoteModel, insertFirstVotes, listPoll, recordNotifyActivity } from '@logovote/models';
 import { connectMongo, createObjectStore, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { silentLogger, storeSettings } from './integration';
 import { testStack } from './stack-env';
@@ -128,9 +128,10 @@ export async function writePollToDatabase(
     _id: pollId,
     logos: logos.map(({ id, filename, originalName, contentType, size }) => ({ id, filename, originalName, contentType, size })),
     feedbackPrompt: options.feedbackPrompt,
-    creatorEmail: options.creatorEmail,
     paymentPlan: options.paymentPlan ?? 'free',
   });
+  // As the notify service records the address the links went to.
+  if (options.creatorEmail) await recordNotifyActivity(pollId, options.creatorEmail);
   // Straight to the collection: mongoose keeps its own creation time.
   if (options.createdAt) await PollModel.collection.updateOne({ _id: pollId } as never, { $set: { createdAt: options.createdAt } });
   const votes = logos.flatMap((logo) =>

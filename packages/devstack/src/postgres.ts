@@ -18,11 +18,20 @@ export const POSTGRES_USER = 'logovote';
 /** The database FerretDB keeps every MongoDB database in (one PostgreSQL schema each). */
 export const POSTGRES_DATABASE = 'ferretdb';
 
+/** Connections FerretDB may hold open to the cluster (which allows 200). */
+const FERRETDB_POOL_SIZE = 150;
+
 /**
  * How FerretDB reaches the private cluster on `port`. The user goes in PGUSER (postgresEnv), not in the
  * URL, which FerretDB logs: `user@host` reads like an e-mail address to the privacy checks on logs.
+ *
+ * The pool is larger than FerretDB's 50 because FerretDB 1.24 can deadlock when it is exhausted: a
+ * collection or database being created or dropped holds its registry lock while it waits for a
+ * connection, and the requests holding every connection wait for that lock. With more connections
+ * than our services send requests at once, that wait always ends.
  */
-export const postgresUrl = (port: number): string => `postgres://127.0.0.1:${port}/${POSTGRES_DATABASE}`;
+export const postgresUrl = (port: number): string =>
+  `postgres://127.0.0.1:${port}/${POSTGRES_DATABASE}?pool_max_conns=${FERRETDB_POOL_SIZE}`;
 export const postgresEnv = { PGUSER: POSTGRES_USER };
 
 /**

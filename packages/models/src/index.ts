@@ -3,3 +3,5 @@ export * from './vote';
 export * from './vote-ledger';
 export { isDuplicateKey, ledgerEntryId } from './tally-ledger';
 export * from './poll-list';
+export * from './poll-contact';
+export { runOnce } from './migrations';

@@ -25,8 +25,9 @@ export const POLL_STATES = ['creating', 'active', 'deleting'] as const;
 export type PollState = (typeof POLL_STATES)[number];
 
 /**
- * A poll ("voting session"). Vote counts are not stored here: the votes collection is the source of
- * truth and counts are aggregated from it, so they are exact as soon as a vote is acknowledged.
+ * A poll ("voting session"), written by the sessions service only. Votes and their counts belong to
+ * the votes service, the creator's address to the notify service (docs/vote-counts.md, "Who writes
+ * which collection").
  */
 const pollSchema = new Schema(
   {
@@ -35,12 +36,16 @@ const pollSchema = new Schema(
     feedbackPrompt: { type: String },
     logos: { type: [storedLogoSchema], required: true },
     paymentPlan: { type: String, enum: PaymentPlan.options, default: 'free', required: true },
-    creatorEmail: { type: String },
-    /** Voting, notifying, choosing a plan and creating count as activity; the retention sweep reads this. */
+    /**
+     * Creating and choosing a plan, and (copied here by the retention sweep) the newest vote and request
+     * for the links, which the votes and notify services keep in their own collections.
+     */
     lastActivityAt: { type: Date, required: true, default: () => new Date(), index: true },
   },
   { collection: 'polls', versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
 );
+// The votes and notify services look for polls being deleted, to remove their own data of them.
+pollSchema.index({ state: 1 });
 
 export type Poll = InferSchemaType<typeof pollSchema> & { _id: string; createdAt: Date };
 export type StoredLogo = InferSchemaType<typeof storedLogoSchema>;
@@ -66,7 +71,7 @@ export async function findActivePollOr404<Fields extends keyof Poll>(
   return poll;
 }
 
-/** Records activity on a poll (FerretDB has no TTL indexes, so retention is the application's sweep). */
-export async function touchPoll(pollId: string, at: Date = new Date()): Promise<void> {
-  await PollModel.updateOne(activePoll(pollId), { $set: { lastActivityAt: at } });
+/** Polls being deleted: each service that keeps data of a poll removes its own when it sees one here. */
+export async function deletingPollIds(): Promise<string[]> {
+  return (await PollModel.find({ state: 'deleting' }, { _id: 1 }).lean()).map((poll) => poll._id);
 }

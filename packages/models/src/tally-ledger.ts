@@ -161,6 +161,18 @@ export function tallyLedger(names: { entries: string; tallies: string; model: st
     );
   }
 
+  /** When a tally last changed (its newest step or pending entry), or null if it never did. */
+  async function lastChangeAt(pollId: string): Promise<Date | null> {
+    const [steps, pending] = await Promise.all([tallySteps(pollId), pendingEntries(pollId)]);
+    const times = [...steps, ...pending].map((item) => item.at.getTime());
+    return times.length === 0 ? null : new Date(Math.max(...times));
+  }
+
+  /** Whether anything of a tally is stored (entries or steps). */
+  async function hasTally(pollId: string): Promise<boolean> {
+    return (await LedgerModel.exists({ pollId })) !== null || (await TallyModel.exists({ pollId })) !== null;
+  }
+
   async function markFolded(pollId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     // The filter FerretDB can send to PostgreSQL (tally, pending) keeps the scan to this tally's pending entries.
@@ -265,5 +277,18 @@ export function tallyLedger(names: { entries: string; tallies: string; model: st
     return entries.deletedCount;
   }
 
-  return { LedgerModel, TallyModel, append, appendFolded, entriesAfter, head, readCounts, fold, foldDue, deleteTally } as const;
+  return {
+    LedgerModel,
+    TallyModel,
+    append,
+    appendFolded,
+    entriesAfter,
+    head,
+    readCounts,
+    lastChangeAt,
+    hasTally,
+    fold,
+    foldDue,
+    deleteTally,
+  } as const;
 }

@@ -14,6 +14,9 @@ export const appendFoldedLedgerEntries = votes.appendFolded;
 export const ledgerEntriesAfter = votes.entriesAfter;
 /** Exact votes per logo id of a poll (logos without votes are absent). */
 export const readVoteCounts = votes.readCounts;
+/** When a poll's votes last changed (null: never voted on). */
+export const lastVoteAt = votes.lastChangeAt;
+export const hasVoteHistory = votes.hasTally;
 export const foldPoll = votes.fold;
 export const foldDuePolls = votes.foldDue;
 /** Removes a poll's ledger and tallies (with its votes, when the poll is deleted). */

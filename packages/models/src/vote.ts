@@ -1,7 +1,15 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { runOnce } from './migrations';
 import { ledgerEntryId } from './tally-ledger';
-import { appendFoldedLedgerEntries, appendLedgerEntry, ledgerEntriesAfter, VoteLedgerModel } from './vote-ledger';
+import { deletingPollIds } from './poll';
+import {
+  appendFoldedLedgerEntries,
+  appendLedgerEntry,
+  deleteVoteHistory,
+  hasVoteHistory,
+  ledgerEntriesAfter,
+  VoteLedgerModel,
+} from './vote-ledger';
 
 /**
  * One row per voter per poll, keyed by the pair (voteId): the voter's seat under the per-address cap,
@@ -130,4 +138,23 @@ export function migrateVotesToLedger(): Promise<number> {
     }
     return migrated;
   });
+}
+
+/**
+ * The votes service's part of deleting polls: removes the votes, ledger and tallies of every poll the
+ * sessions service marked 'deleting' (it removes the poll itself once nothing of it is left here).
+ * Resolves with the vote rows removed.
+ */
+export async function purgeVotesOfDeletedPolls(): Promise<number> {
+  let removed = 0;
+  for (const pollId of await deletingPollIds()) {
+    removed += (await VoteModel.deleteMany({ pollId })).deletedCount;
+    await deleteVoteHistory(pollId);
+  }
+  return removed;
+}
+
+/** Whether any vote data of a poll is left (the sessions service waits for none before removing the poll). */
+export async function hasVoteData(pollId: string): Promise<boolean> {
+  return (await VoteModel.exists({ pollId })) !== null || (await hasVoteHistory(pollId));
 }

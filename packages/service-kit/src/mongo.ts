@@ -21,6 +21,9 @@ export async function connectMongo(uri: string, logger: Logger): Promise<typeof 
   mongoose.connection.on('disconnected', () => logger.warn('MongoDB disconnected'));
   mongoose.connection.on('reconnected', () => logger.info('MongoDB reconnected'));
   await mongoose.connect(uri, { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS, heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS });
+  // Every model's collection and indexes exist before the first request: unique indexes decide races,
+  // and on FerretDB creating a collection while requests hold every database connection can deadlock.
+  await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
   logger.info('MongoDB connected');
   return mongoose;
 }

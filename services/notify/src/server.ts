@@ -1,19 +1,25 @@
-import { bootService, connectMongo, disconnectMongo } from '@logovote/service-kit';
+import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { createMailer } from './mailer';
-import { NotifySendModel } from './models/notify-send';
+import { moveCreatorEmails, purgeNotifyDataOfDeletedPolls } from './poll-data';
+
+/** How often the data of polls being deleted is removed (the sessions service waits for it). */
+const PURGE_INTERVAL_MS = 1_000;
 
 bootService({
   service: 'notify',
   loadConfig,
   async start(config, logger) {
     await connectMongo(config.MONGODB_URI, logger);
-    await NotifySendModel.init();
+    const moved = await moveCreatorEmails();
+    if (moved > 0) logger.info({ moved }, "creators' addresses moved from the polls to poll_contacts");
+    const purger = runInBackground('remove the data of deleted polls', () => purgeNotifyDataOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const mailer = createMailer(config);
     return {
       app: buildApp({ logger, mailer, config }),
       async onShutdown() {
+        await purger.stop();
         mailer.close();
         await disconnectMongo();
       },

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import mongoose from 'mongoose';
 import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED } from '@logovote/service-kit';
-import { PollModel } from '@logovote/models';
+import { PollContactModel, PollModel } from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
 // The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
 import {
@@ -20,6 +21,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createMailer, type Mailer } from '../src/mailer';
 import { NotifySendModel } from '../src/models/notify-send';
+import { moveCreatorEmails, purgeNotifyDataOfDeletedPolls } from '../src/poll-data';
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(30_000);
@@ -37,7 +39,7 @@ let mailer: Mailer;
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, NotifySendModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, NotifySendModel]);
   mailer = createMailer(config);
   server = createServer(buildApp({ logger: silentLogger, mailer, config }).callback());
 });
@@ -87,9 +89,11 @@ it('e-mails the voting and results links, in text and HTML, and records the crea
     expect(caught.html).toContain(`<a href="${url}">`);
   }
 
-  const poll = await PollModel.findById(sessionId).lean();
-  expect(poll?.creatorEmail).toBe(address);
-  expect(poll?.lastActivityAt.getTime()).toBeGreaterThan(lastWeek.getTime());
+  // Kept in the notify service's own collection: the poll itself is the sessions service's to write.
+  const contact = await PollContactModel.findById(sessionId).lean();
+  expect(contact?.email).toBe(address);
+  expect(contact?.lastActivityAt.getTime()).toBeGreaterThan(lastWeek.getTime());
+  expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
 });
 
 it('trims the address, as the client does', async () => {
@@ -97,7 +101,7 @@ it('trims the address, as the client does', async () => {
   const address = newAddress();
   await notify(sessionId, { email: `  ${address}\n` }).expect(200);
   await mail.waitFor((message) => message.to.includes(address), { timeoutMs: 10_000 });
-  expect((await PollModel.findById(sessionId).lean())?.creatorEmail).toBe(address);
+  expect((await PollContactModel.findById(sessionId).lean())?.email).toBe(address);
 });
 
 it.each([
@@ -112,7 +116,7 @@ it.each([
   const res = await notify(sessionId, body);
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ message });
-  expect((await PollModel.findById(sessionId).lean())?.creatorEmail).toBeUndefined();
+  expect((await PollContactModel.findById(sessionId).lean())?.email).toBeUndefined();
   expect(await NotifySendModel.countDocuments({ pollId: sessionId })).toBe(0);
 });
 
@@ -136,7 +140,7 @@ it('answers 404 for a poll that does not exist or is being deleted', async () =>
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: 'Voting session not found' });
   }
-  expect((await PollModel.findById(deleting.sessionId).lean())?.creatorEmail).toBeUndefined();
+  expect((await PollContactModel.findById(deleting.sessionId).lean())?.email).toBeUndefined();
 });
 
 it('sends at most the configured number of e-mails per poll per hour, also to racing requests', async () => {
@@ -156,4 +160,27 @@ it('sends at most the configured number of e-mails per poll per hour, also to ra
   const caught = await mailsTo(address, 3);
   expect(caught.filter((message) => message.text?.includes(`/vote/${sessionId}`))).toHaveLength(2);
   expect(caught.filter((message) => message.text?.includes(`/vote/${other.sessionId}`))).toHaveLength(1);
+});
+
+it("removes a deleted poll's sends and creator address, and only that poll's", async () => {
+  const doomed = await createPoll();
+  const kept = await createPoll();
+  for (const { sessionId } of [doomed, kept]) await notify(sessionId, { email: newAddress() }).expect(200);
+  await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
+
+  expect(await purgeNotifyDataOfDeletedPolls()).toBe(1);
+  expect(await PollContactModel.exists({ _id: doomed.sessionId })).toBeNull();
+  expect(await NotifySendModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
+  expect(await PollContactModel.exists({ _id: kept.sessionId })).not.toBeNull();
+  expect(await NotifySendModel.countDocuments({ pollId: kept.sessionId })).toBe(1);
+});
+
+it('moves the addresses earlier versions kept on the polls, once', async () => {
+  const { sessionId } = await createPoll();
+  const address = newAddress();
+  await PollModel.collection.updateOne({ _id: sessionId as never }, { $set: { creatorEmail: address } });
+  await mongoose.connection.collection('migrations').deleteOne({ _id: 'poll-contacts-1' as never });
+  expect(await moveCreatorEmails()).toBeGreaterThanOrEqual(1);
+  expect((await PollContactModel.findById(sessionId).lean())?.email).toBe(address);
+  expect(await moveCreatorEmails()).toBe(0);
 });

@@ -1,5 +1,5 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { PollCountLedgerModel, PollCountTallyModel, PollListModel, foldPollCount, listExistingPolls } from '@logovote/models';
+import { foldPollCount, listExistingPolls } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -16,8 +16,6 @@ bootService({
     const store = createObjectStore(config);
     const moderation = createModerationProvider(config);
     await Promise.all([connectMongo(config.MONGODB_URI, logger), ensureBucket(store, config.S3_REGION)]);
-    // List numbers and count revisions rest on unique keys: the indexes must exist before the first poll.
-    await Promise.all([PollListModel.init(), PollCountLedgerModel.init(), PollCountTallyModel.init()]);
     const listed = await listExistingPolls();
     if (listed > 0) logger.info({ listed }, 'polls from before the admin list entered in it');
     const folder = runInBackground('fold the poll count', () => foldPollCount(), FOLD_INTERVAL_MS, logger);

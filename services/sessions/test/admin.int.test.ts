@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AdminPollList, DeletedPoll } from '@logovote/contracts';
-import { PollModel, VoteModel, listPoll } from '@logovote/models';
+import { PollModel, VoteModel, listPoll, recordNotifyActivity } from '@logovote/models';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames } from '../../../tests/support/integration';
 import { POLL_NOT_FOUND } from '../src/routes/admin';
@@ -19,7 +19,9 @@ describe('admin API', () => {
       'Older poll',
     );
     const newer = await createdSession(bed.server, [['c.png', await png()]]);
-    await PollModel.updateOne({ _id: older.sessionId }, { $set: { creatorEmail: 'maker@example.com', paymentPlan: 'paid' } });
+    await PollModel.updateOne({ _id: older.sessionId }, { $set: { paymentPlan: 'paid' } });
+    // What the notify service records once the links went to the creator.
+    await recordNotifyActivity(older.sessionId, 'maker@example.com');
     await insertVotes(older.sessionId, [older.logos[1]!.id, older.logos[1]!.id, older.logos[0]!.id]);
     await PollModel.create({ _id: 'halfCreatedPoll0', state: 'creating', logos: [] });
 

@@ -1,7 +1,10 @@
-import { PollModel, VoteModel } from '@logovote/models';
+import request from 'supertest';
+import { PollModel, VoteModel, hasVoteData, purgeVotesOfDeletedPolls, recordNotifyActivity } from '@logovote/models';
+import { runInBackground } from '@logovote/service-kit';
 import { png } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames, silentLogger } from '../../../tests/support/integration';
 import { loadConfig } from '../src/config';
+import { deletePoll } from '../src/polls/delete-poll';
 import { startRetentionSweep, sweepPolls } from '../src/polls/retention';
 import { createdSession, insertVotes, sessionsTestbed } from './support';
 
@@ -65,6 +68,22 @@ describe('retention', () => {
     expect(await objectNames(bed.store)).toEqual([recent.logos[0]!.filename]);
   });
 
+  it('keeps an old poll whose votes or e-mails are recent, and copies that activity onto it', async () => {
+    const voted = await createdSession(bed.server, [['a.png', await png()]]);
+    const mailed = await createdSession(bed.server, [['b.png', await png()]]);
+    for (const poll of [voted, mailed]) {
+      await PollModel.updateOne({ _id: poll.sessionId }, { $set: { lastActivityAt: new Date(Date.now() - 31 * DAY_MS) } });
+    }
+    // Recorded by the votes and notify services in their own collections.
+    await insertVotes(voted.sessionId, [voted.logos[0]!.id]);
+    await recordNotifyActivity(mailed.sessionId);
+
+    expect(await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS })).toEqual([]);
+    for (const poll of [voted, mailed]) {
+      expect((await PollModel.findById(poll.sessionId).lean())?.lastActivityAt.getTime()).toBeGreaterThan(Date.now() - DAY_MS);
+    }
+  });
+
   it('finishes a deletion and a creation that a stopped process left halfway', async () => {
     const interrupted = await createdSession(bed.server, [['a.png', await png()]]);
     // A deletion that stopped after marking the poll (its votes and image still there).
@@ -85,5 +104,23 @@ describe('retention', () => {
     expect(await VoteModel.countDocuments({ pollId: interrupted.sessionId })).toBe(0);
     expect(await objectNames(bed.store)).toEqual([inProgress.logos[0]!.filename]);
     expect(await pollExists(inProgress.sessionId)).toBe(true);
+  });
+
+  it('with the votes service away, a deletion leaves the poll hidden, and the sweep finishes it once it is back', async () => {
+    const poll = await createdSession(bed.server, [['a.png', await png()]]);
+    await insertVotes(poll.sessionId, [poll.logos[0]!.id]);
+    await bed.votesPurge.stop();
+    try {
+      expect(await deletePoll(bed.store, poll.sessionId, { waitMs: 300 })).toEqual({ logos: 1, votes: 1, objects: 1 });
+      expect((await PollModel.findById(poll.sessionId).lean())?.state).toBe('deleting');
+      expect((await request(bed.server).get(`/api/sessions/${poll.sessionId}`)).status).toBe(404);
+      // For the admin it is gone already: a second delete finds nothing.
+      expect(await deletePoll(bed.store, poll.sessionId)).toBeNull();
+    } finally {
+      bed.votesPurge = runInBackground('remove the votes of deleted polls', purgeVotesOfDeletedPolls, 100, silentLogger);
+    }
+    expect(await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS })).toEqual([poll.sessionId]);
+    expect(await pollExists(poll.sessionId)).toBe(false);
+    expect(await hasVoteData(poll.sessionId)).toBe(false);
   });
 });

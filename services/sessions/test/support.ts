@@ -3,8 +3,8 @@ import mongoose from 'mongoose';
 import request from 'supertest';
 import type { CreatedSession } from '@logovote/contracts';
 import { NsfwjsModeration, createUploadPipeline, type UploadPipeline } from '@logovote/media-pipeline';
-import { insertFirstVotes } from '@logovote/models';
-import { connectMongo, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
+import { insertFirstVotes, purgeVotesOfDeletedPolls } from '@logovote/models';
+import { connectMongo, disconnectMongo, runInBackground, type ObjectStore } from '@logovote/service-kit';
 import { testDatabaseUri, isolatedStore, removeBucket, silentLogger, TEST_CSRF_SECRET } from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
 
@@ -27,15 +27,18 @@ export function sessionsServer(store: ObjectStore, pipeline: UploadPipeline): Se
 export function sessionsTestbed(name: string) {
   // Each upload is decoded and classified for real: generous on a shared 2-core machine.
   jest.setTimeout(30_000);
-  const bed = {} as { store: ObjectStore; server: Server; pipeline: UploadPipeline };
+  const bed = {} as { store: ObjectStore; server: Server; pipeline: UploadPipeline; votesPurge: { stop(): Promise<void> } };
   beforeAll(async () => {
     await connectMongo(testDatabaseUri(name), silentLogger);
     bed.store = await isolatedStore(name);
     bed.pipeline = realPipeline();
     await bed.pipeline.moderation.warmUp();
     bed.server = sessionsServer(bed.store, bed.pipeline);
+    // The votes service's own pass over polls being deleted, which a deletion waits for.
+    bed.votesPurge = runInBackground('remove the votes of deleted polls', purgeVotesOfDeletedPolls, 100, silentLogger);
   }, 60_000);
   afterAll(async () => {
+    await bed.votesPurge.stop();
     await new Promise((resolve) => bed.server.close(resolve));
     await removeBucket(bed.store);
     await mongoose.connection.dropDatabase();

@@ -2,7 +2,17 @@ import { createServer, type Server } from 'node:http';
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { CSRF_REJECTED } from '@logovote/service-kit';
-import { PollModel, VoteLedgerModel, VoteModel, VoteTallyModel, readVoteCounts } from '@logovote/models';
+import {
+  PollModel,
+  VoteLedgerModel,
+  VoteModel,
+  VoteTallyModel,
+  foldPoll,
+  hasVoteData,
+  lastVoteAt,
+  purgeVotesOfDeletedPolls,
+  readVoteCounts,
+} from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -91,15 +101,30 @@ describe('my-vote and vote', () => {
     expect(await readVoteCounts(second.sessionId)).toEqual(new Map([[second.logoIds[1], 1]]));
   });
 
-  it('counts voting as activity on the poll', async () => {
+  it("records voting as the poll's activity in the votes' own collections, leaving the poll to its service", async () => {
     const lastWeek = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
     const { sessionId, logoIds } = await createPoll({ lastActivityAt: lastWeek });
     await myVote(sessionId, newFingerprint()).expect(200);
-    expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
+    expect(await lastVoteAt(sessionId)).toBeNull();
     const before = Date.now();
     await vote(sessionId, logoIds[0]!, newFingerprint()).expect(200);
-    const touched = (await PollModel.findById(sessionId).lean())?.lastActivityAt;
-    expect(touched?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect((await lastVoteAt(sessionId))?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    await foldPoll(sessionId);
+    expect((await lastVoteAt(sessionId))?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
+  });
+
+  it('removes the votes of a poll being deleted, and only of that poll', async () => {
+    const doomed = await createPoll();
+    const kept = await createPoll();
+    for (const poll of [doomed, kept]) await vote(poll.sessionId, poll.logoIds[0]!, newFingerprint()).expect(200);
+    await foldPoll(doomed.sessionId);
+    await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
+
+    expect(await purgeVotesOfDeletedPolls()).toBeGreaterThanOrEqual(1);
+    expect(await hasVoteData(doomed.sessionId)).toBe(false);
+    expect(await hasVoteData(kept.sessionId)).toBe(true);
+    expect(await readVoteCounts(kept.sessionId)).toEqual(new Map([[kept.logoIds[0], 1]]));
   });
 });
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { NotifyRequest, pollLinks, type NotifyResponse } from '@logovote/contracts';
-import { PollModel, activePoll, findActivePollOr404, touchPoll } from '@logovote/models';
+import { findActivePollOr404, recordNotifyActivity } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { linksEmail } from '../links-email';
 import type { Mailer } from '../mailer';
@@ -41,11 +41,11 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
       // Only what says why: the SMTP error text may quote the address.
       const { code, responseCode, command } = error as { code?: unknown; responseCode?: unknown; command?: unknown };
       options.logger.warn({ pollId: poll._id, code, responseCode, command }, 'sending the links failed');
-      await touchPoll(poll._id);
+      await recordNotifyActivity(poll._id);
       throw new HttpError(502, SEND_FAILED);
     }
     // Recorded once the links really went to that address: the admin's 'Creator Email' is one that received them.
-    await PollModel.updateOne(activePoll(poll._id), { $set: { creatorEmail: email, lastActivityAt: new Date() } });
+    await recordNotifyActivity(poll._id, email);
     const body: NotifyResponse = { message: 'Email sent', email };
     ctx.body = body;
   });

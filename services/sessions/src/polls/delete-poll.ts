@@ -1,28 +1,52 @@
 import type { DeletedPoll } from '@logovote/contracts';
-import { PollModel, VoteModel, deleteVoteHistory, unlistPoll } from '@logovote/models';
+import { PollContactModel, PollModel, hasVoteData, readVoteCounts, unlistPoll, type PollState } from '@logovote/models';
 import type { ObjectStore } from '@logovote/service-kit';
 import { removeLogoObjects } from './object-store';
 
+/** How long a deletion waits for the votes and notify services to remove their data of the poll. */
+const OWNERS_WAIT_MS = 10_000;
+const OWNERS_POLL_MS = 100;
+
+/** Whether the services that keep data of a poll (votes, notify) have removed all of it. */
+async function ownersDone(pollId: string): Promise<boolean> {
+  return !(await hasVoteData(pollId)) && (await PollContactModel.exists({ _id: pollId })) === null;
+}
+
+async function waitForOwners(pollId: string, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (await ownersDone(pollId)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, OWNERS_POLL_MS));
+  }
+}
+
+export interface DeleteOptions {
+  /** Go on with a deletion already under way (the retention sweep); otherwise such a poll is not found. */
+  resume?: boolean;
+  waitMs?: number;
+}
+
 /**
- * Deletes a poll with its votes and images (the admin's delete and the retention sweep). The poll is
- * marked 'deleting' first, which hides it everywhere; every later step can be repeated, so if the
- * process stops midway the next sweep finishes the job, and the record that points at the images
- * goes last. Resolves with what was removed, or null when there is no such poll.
+ * Deletes a poll with its votes and images (the admin's delete and the retention sweep). The sessions
+ * service writes only its own collections: it marks the poll 'deleting', which hides it everywhere and
+ * tells the votes and notify services to remove their data of it (each within a second), removes the
+ * images and the list entry, and removes the poll once nothing of it is left elsewhere. Every step can
+ * be repeated: if the process stops midway, or an owner is down, the retention sweep finishes the job.
+ * Resolves with what was removed (`votes`: those counted when the deletion began), or null when there
+ * is no such poll.
  */
-export async function deletePoll(store: ObjectStore, pollId: string): Promise<DeletedPoll['deleted'] | null> {
+export async function deletePoll(store: ObjectStore, pollId: string, options: DeleteOptions = {}): Promise<DeletedPoll['deleted'] | null> {
+  const states: PollState[] = options.resume ? ['creating', 'active', 'deleting'] : ['creating', 'active'];
   // No projection: FerretDB does not implement one on findAndModify.
-  const poll = await PollModel.findOneAndUpdate({ _id: pollId }, { $set: { state: 'deleting' } }).lean();
+  const poll = await PollModel.findOneAndUpdate({ _id: pollId, state: { $in: states } }, { $set: { state: 'deleting' } }).lean();
   if (!poll) return null;
-  let votes = (await VoteModel.deleteMany({ pollId })).deletedCount;
-  await deleteVoteHistory(pollId);
+  const votes = [...(await readVoteCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);
   const objects = await removeLogoObjects(
     store,
     poll.logos.map((logo) => logo.filename),
   );
   await unlistPoll(pollId);
-  await PollModel.deleteOne({ _id: pollId });
-  // A vote that raced the deletion goes too: nothing outlives its poll.
-  votes += (await VoteModel.deleteMany({ pollId })).deletedCount;
-  await deleteVoteHistory(pollId);
+  if (await waitForOwners(pollId, options.waitMs ?? OWNERS_WAIT_MS)) await PollModel.deleteOne({ _id: pollId });
   return { logos: poll.logos.length, votes, objects };
 }

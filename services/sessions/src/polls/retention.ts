@@ -1,4 +1,4 @@
-import { PollModel } from '@logovote/models';
+import { PollModel, activePoll, lastVoteAt, readPollContact } from '@logovote/models';
 import { runInBackground, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from './delete-poll';
 
@@ -11,6 +11,15 @@ export interface RetentionOptions {
   logger: Logger;
   /** Time without activity after which a poll is deleted. */
   retentionMs: number;
+}
+
+/**
+ * A poll's newest activity: its own (creation, plan) and what the votes and notify services record in
+ * their collections (the newest vote, the newest request for the links).
+ */
+async function lastActivity(pollId: string, own: Date): Promise<Date> {
+  const [voted, contact] = await Promise.all([lastVoteAt(pollId), readPollContact(pollId)]);
+  return new Date(Math.max(own.getTime(), voted?.getTime() ?? 0, contact?.lastActivityAt.getTime() ?? 0));
 }
 
 /**
@@ -32,15 +41,24 @@ export async function sweepPolls(options: RetentionOptions): Promise<string[]> {
         ],
         _id: { $nin: attempted },
       },
-      { _id: 1 },
+      { state: 1, lastActivityAt: 1 },
     )
       .limit(BATCH)
       .lean();
     if (due.length === 0) return deleted;
-    for (const { _id: pollId } of due) {
+    for (const { _id: pollId, state, lastActivityAt } of due) {
       attempted.push(pollId);
       try {
-        const removed = await deletePoll(options.store, pollId);
+        if (state === 'active') {
+          // Votes and e-mails are recorded by their own services: copied here, they keep the poll.
+          const activity = await lastActivity(pollId, lastActivityAt);
+          if (activity.getTime() >= now - options.retentionMs) {
+            await PollModel.updateOne(activePoll(pollId), { $set: { lastActivityAt: activity } });
+            continue;
+          }
+        }
+        const removed = await deletePoll(options.store, pollId, { resume: true });
+        if (!removed) continue;
         options.logger.info({ pollId, removed }, 'retention: poll deleted');
         deleted.push(pollId);
       } catch (error: unknown) {

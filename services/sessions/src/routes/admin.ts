@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { AdminPollsQuery, SessionId, TOTAL_COUNT_HEADER, type AdminPoll, type DeletedPoll } from '@logovote/contracts';
-import { countListedPolls, listedPolls, readVoteCounts } from '@logovote/models';
+import { countListedPolls, listedPolls, readPollContact, readVoteCounts } from '@logovote/models';
 import { HttpError, parseInput, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from '../polls/delete-poll';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
@@ -16,7 +16,10 @@ export function adminRouter(store: ObjectStore): Router {
   router.get('/polls', async (ctx) => {
     const { before, limit } = parseInput(AdminPollsQuery, ctx.query);
     const [{ polls, next }, total] = await Promise.all([listedPolls({ before, limit }), countListedPolls()]);
-    const counts = await Promise.all(polls.map((poll) => readVoteCounts(poll._id)));
+    const [counts, contacts] = await Promise.all([
+      Promise.all(polls.map((poll) => readVoteCounts(poll._id))),
+      Promise.all(polls.map((poll) => readPollContact(poll._id))),
+    ]);
     const body: AdminPoll[] = polls.map((poll, index) => {
       const logos = logosWithCounts(poll.logos, counts[index]);
       return {
@@ -24,7 +27,7 @@ export function adminRouter(store: ObjectStore): Router {
         feedbackPrompt: poll.feedbackPrompt ?? null,
         createdAt: poll.createdAt.toISOString(),
         totalVotes: totalVotes(logos),
-        creatorEmail: poll.creatorEmail ?? null,
+        creatorEmail: contacts[index]?.email ?? null,
         paymentPlan: poll.paymentPlan,
         logos,
       };

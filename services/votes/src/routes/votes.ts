@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { FINGERPRINT_HEADER, VoteRequest, type MyVote, type VoteResponse } from '@logovote/contracts';
-import { currentVote, findActivePollOr404, touchPoll, voteId } from '@logovote/models';
+import { currentVote, findActivePollOr404, voteId } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf } from '@logovote/service-kit';
 import { castVote } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
@@ -13,11 +13,8 @@ export interface VotesRouteOptions {
 }
 
 const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
-/** Retention counts in days, so recording every vote's time would only add writes to the poll. */
-const ACTIVITY_RESOLUTION_MS = 60 * 60 * 1000;
-
 /** The poll, if it may be voted on, with what voting needs of it. */
-const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionId, ['logos', 'lastActivityAt']);
+const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionId, ['logos']);
 
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
 export function votesRouter(options: VotesRouteOptions): Router {
@@ -48,7 +45,6 @@ export function votesRouter(options: VotesRouteOptions): Router {
         `Vote limit reached: at most ${options.votersPerAddress} people can vote in this poll from the same network address. Votes already cast can still be changed.`,
       );
     }
-    if (Date.now() - poll.lastActivityAt.getTime() > ACTIVITY_RESOLUTION_MS) await touchPoll(poll._id);
     const body: VoteResponse = { logoId };
     ctx.body = body;
   });
