@@ -34,7 +34,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 const BENCH_API_RATE = { API_RATE_LIMIT: '100000r/s', API_RATE_BURST: '100000' };
 /** The vote storm's steps, as shares of the raw upsert rate; the budget is 0.5. */
-const STORM_STEPS = [0.2, 0.35, 0.5, 0.65, 0.8, 1, 1.2];
+const STORM_STEPS = [0.05, 0.1, 0.15, 0.2, 0.35, 0.5, 0.65, 0.8, 1, 1.2];
 const STORM_STEP_SECONDS = 12;
 const STORM_WARM_UP_SECONDS = 5;
 const STORM_VUS = 400;
