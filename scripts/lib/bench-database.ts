@@ -62,7 +62,7 @@ export async function measureRawUpsertRate(options: RawUpsertOptions): Promise<R
       const fingerprint = changing ? written[Math.floor(Math.random() * written.length)]! : `${runId}-${next++}`;
       const started = performance.now();
       await votes.updateOne(
-        { _id: voteId(pollId, fingerprint) as never },
+        { _id: voteId(pollId, fingerprint, fingerprint) as never },
         {
           $set: { logoId, updatedAt: now },
           // Each new voter from its own address (seat 0), as the storm spreads voters over addresses.

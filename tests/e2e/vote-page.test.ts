@@ -1,6 +1,6 @@
 import type { CreatedSession, MyVote } from '@logovote/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { apiVoter, createPoll, getPoll, visitPollScreen } from '../support/polls';
+import { apiVoter, createPoll, getPoll, visitPollScreen, voteThroughApi } from '../support/polls';
 import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
@@ -443,6 +443,49 @@ describe('a vote that fails (spec section 8)', () => {
     await expectButton(page, 'Vote');
     await shoot(page, 'vote-error-no-answer-desktop');
     await expect(toast(page).count()).resolves.toBe(1);
+  });
+});
+
+describe('a vote that needs a proof of work (a sixth new voter from one address)', () => {
+  it("solves the challenge in a Web Worker under the gateway's Content-Security-Policy while the button reads 'Submitting...', then counts the vote", async () => {
+    const session = await createPoll({ logos: ['logo-ring.png', 'logo-square.png'] });
+    // Five people already voted from this machine's address (the browser's too): the household's free seats.
+    for (let i = 0; i < 5; i++) await voteThroughApi(session.sessionId, session.logos[1]!.id);
+    const page = await browser.newPage('phone', TOUCH_PHONE);
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    const workers: string[] = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
+    await visitPollScreen(page, `/vote/${session.sessionId}`, 'vote');
+    await page.waitForSelector('[data-remote="vote"][data-phase="voting"]', { timeout: 15_000 });
+
+    // The solver's code is held back until the screenshot is taken, so it shows the page while the challenge is being solved.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    const challenged = page.waitForResponse((res) => res.url().endsWith(`/api/sessions/${session.sessionId}/vote`) && res.status() === 428);
+    const proven = page.waitForResponse(
+      (res) => res.url().endsWith(`/api/sessions/${session.sessionId}/vote`) && res.request().headers()['x-vote-proof'] !== undefined,
+    );
+    await voteButton(page).click();
+    await challenged;
+    await expectButton(page, 'Submitting...');
+    await shoot(page, 'vote-solving-proof-of-work-phone');
+    release();
+
+    expect((await proven).status()).toBe(200);
+    await expectButton(page, 'Voted!');
+    expect(workers.length).toBeGreaterThan(0);
+    expect(violations).toEqual([]);
+    const poll = await getPoll(session.sessionId);
+    expect(poll.totalVotes).toBe(6);
+    expect(poll.logos.map((logo) => logo.voteCount)).toEqual([1, 5]);
+    await expect(serverMyVote(page, session)).resolves.toEqual({ hasVoted: true, logoId: session.logos[0]!.id });
   });
 });
 

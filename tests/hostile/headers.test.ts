@@ -179,6 +179,39 @@ describe('the anti-forgery cookie', () => {
   });
 });
 
+describe('the voter cookie', () => {
+  const myVote = (headers: Record<string, string> = {}) =>
+    get(`/api/sessions/${sessionId}/my-vote`, { 'X-Client-Fingerprint': '0123456789abcdef', ...headers });
+  /** The voter cookie my-vote set (the only cookie it sets; its expiry date holds a comma, so no splitting). */
+  const voterCookie = (answer: Answer) => /^lv_voter=.*/.exec(answer.headers['set-cookie'] ?? '')?.[0] ?? '';
+  const attributes = (cookie: string) =>
+    cookie
+      .split(';')
+      .slice(1)
+      .map((attribute) => attribute.trim().toLowerCase().split('=')[0]);
+
+  it('is random, HttpOnly and SameSite=Lax, sent only to the poll API, and not Secure over plain HTTP', async () => {
+    const [first, second] = [voterCookie(await myVote()), voterCookie(await myVote())];
+    expect(first).toMatch(/^lv_voter=[A-Za-z0-9_-]{22}; path=\/api\/sessions; expires=/);
+    expect(first).toMatch(/samesite=lax/i);
+    expect(attributes(first)).toEqual(expect.arrayContaining(['httponly', 'samesite', 'path', 'expires']));
+    expect(attributes(first)).not.toContain('secure');
+    expect(first.split(';')[0]).not.toBe(second.split(';')[0]);
+  });
+
+  it('is Secure when a TLS-terminating proxy in front says the browser came over HTTPS', async () => {
+    expect(attributes(voterCookie(await myVote({ 'X-Forwarded-Proto': 'https' })))).toEqual(
+      expect.arrayContaining(['httponly', 'samesite', 'secure']),
+    );
+  });
+
+  it('is kept as it is when the browser has a valid one, and replaced when it is malformed', async () => {
+    const issued = voterCookie(await myVote()).split(';')[0]!;
+    expect(voterCookie(await myVote({ Cookie: issued }))).toBe('');
+    expect(voterCookie(await myVote({ Cookie: 'lv_voter=short' }))).toMatch(/^lv_voter=[A-Za-z0-9_-]{22};/);
+  });
+});
+
 describe('CORS', () => {
   const evil = 'https://evil.example';
 

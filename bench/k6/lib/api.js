@@ -8,6 +8,7 @@ export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$
 
 const CSRF_HEADER = 'X-CSRF-Token';
 const CSRF_COOKIE = 'lv_csrf';
+const VOTER_COOKIE = 'lv_voter';
 const FINGERPRINT_HEADER = 'X-Client-Fingerprint';
 
 /** The 16 lowercase hexadecimal characters of a fingerprint, from two non-negative integers. */
@@ -94,6 +95,20 @@ export function useCsrfCookie(value) {
   http.cookieJar().set(BASE_URL, CSRF_COOKIE, value);
 }
 
+/**
+ * The request cookies of one browser among the many a VU plays: its own voter cookie (an empty one
+ * before its first vote, so the server issues it one), whatever the VU's jar holds.
+ */
+export function voterCookies(voterCookie) {
+  return { [VOTER_COOKIE]: { value: voterCookie || '', replace: true } };
+}
+
+/** The voter cookie a response issued, if any. */
+export function issuedVoterCookie(res) {
+  const issued = res.cookies[VOTER_COOKIE];
+  return issued && issued.length > 0 ? issued[0].value : undefined;
+}
+
 /** GET /api/sessions/{id}: the session with its counts and this browser's anti-forgery token (sets the lv_csrf cookie). */
 export function loadSession(sessionId, tags = { name: 'session' }) {
   const res = http.get(`${BASE_URL}/api/sessions/${sessionId}`, { headers: { Accept: 'application/json' }, tags });
@@ -111,11 +126,12 @@ export function myVote(sessionId, voter, tags = { name: 'my_vote' }) {
 }
 
 /** POST /api/sessions/{id}/vote as the browser does (token header, fingerprint header, JSON body). */
-export function castVote(sessionId, csrfToken, voter, logoId, tags = { name: 'vote' }, timeout = '60s') {
+export function castVote(sessionId, csrfToken, voter, logoId, tags = { name: 'vote' }, timeout = '60s', cookies = undefined) {
   const res = http.post(`${BASE_URL}/api/sessions/${sessionId}/vote`, JSON.stringify({ logoId }), {
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', [CSRF_HEADER]: csrfToken, [FINGERPRINT_HEADER]: voter },
     tags,
     timeout,
+    ...(cookies ? { cookies } : {}),
   });
   check(res, { 'vote recorded': (r) => r.status === 200 });
   return res;

@@ -18,6 +18,8 @@ export type PaymentPlan = z.infer<typeof PaymentPlan>;
 /** Header names of spec section 6. */
 export const CSRF_HEADER = 'X-CSRF-Token';
 export const FINGERPRINT_HEADER = 'X-Client-Fingerprint';
+/** A solved proof-of-work challenge for a vote (base64 of a VoteProof's JSON), sent when a vote was answered 428. */
+export const VOTE_PROOF_HEADER = 'X-Vote-Proof';
 
 export const Health = z.object({ status: z.literal('ok'), service: z.string() });
 export type Health = z.infer<typeof Health>;

@@ -16,6 +16,36 @@ export type VoteRequest = z.infer<typeof VoteRequest>;
 export const VoteResponse = z.object({ logoId: z.string() });
 export type VoteResponse = z.infer<typeof VoteResponse>;
 
+/**
+ * A proof-of-work challenge (altcha-lib v2, PBKDF2, deterministic counter), signed by the votes service
+ * and bound to one poll: a vote that brings one more voter from an address than a household would is
+ * answered 428 with one, and counts once it is sent again with the challenge solved (VoteProof).
+ */
+export const VoteChallenge = z.object({
+  parameters: z.object({
+    algorithm: z.string().max(32),
+    nonce: z.string().max(64),
+    salt: z.string().max(64),
+    cost: z.number().int().positive(),
+    keyLength: z.number().int().positive().max(64),
+    keyPrefix: z.string().max(128),
+    keySignature: z.string().max(128).optional(),
+    expiresAt: z.number().optional(),
+    data: z.record(z.string().max(32), z.union([z.string().max(128), z.number(), z.boolean(), z.null()])).optional(),
+  }),
+  signature: z.string().max(128),
+});
+export type VoteChallenge = z.infer<typeof VoteChallenge>;
+/** The 428 answer to a vote that needs a proof of work. */
+export const ProofRequired = z.object({ message: z.string(), challenge: VoteChallenge });
+export type ProofRequired = z.infer<typeof ProofRequired>;
+/** A solved challenge, as the X-Vote-Proof header carries it (base64 of this JSON). */
+export const VoteProof = z.object({
+  challenge: VoteChallenge,
+  solution: z.object({ counter: z.number().int().min(0), derivedKey: z.string().max(128), time: z.number().optional() }),
+});
+export type VoteProof = z.infer<typeof VoteProof>;
+
 /** Fingerprint test tool (spec section 2, /test/fingerprint): kept apart from real polls. */
 export const TestSession = z.object({ sessionId: SessionId });
 export type TestSession = z.infer<typeof TestSession>;

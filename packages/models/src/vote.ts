@@ -2,6 +2,7 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 import { runOnce } from './migrations';
 import { ledgerEntryId } from './tally-ledger';
 import { deletingPollIds } from './poll';
+import { VoterCookieModel } from './voter-cookie';
 import {
   appendFoldedLedgerEntries,
   appendLedgerEntry,
@@ -12,7 +13,7 @@ import {
 } from './vote-ledger';
 
 /**
- * One row per voter per poll, keyed by the pair (voteId): the voter's seat under the per-address cap,
+ * One row per voter per poll, keyed by `voteId` (below): the voter's seat under the per-address cap,
  * and a copy of the newest revision of the voter's vote in the vote ledger (./vote-ledger), which is
  * what counts. The copy can lag behind the ledger (a request that stopped between its two writes,
  * or two requests of one voter racing); readers take the ledger's newer revisions into account.
@@ -43,8 +44,15 @@ voteSchema.index({ pollId: 1, logoId: 1 });
 
 export type Vote = InferSchemaType<typeof voteSchema>;
 
-/** The key of a voter's vote in a poll. */
-export const voteId = (pollId: string, fingerprint: string): string => `${pollId}:${fingerprint}`;
+/**
+ * The key of a voter in a poll, from what identified the voter when it first came: its fingerprint and
+ * its network (the first 64 bits of its ipHash), so people who share a device profile on different
+ * networks are different voters. It stays the voter's key when its address changes (its voter cookie,
+ * see ./voter-cookie, finds it from there).
+ */
+export const voteId = (pollId: string, fingerprint: string, ipHash: string): string => `${pollId}:${fingerprint}:${ipHash.slice(0, 16)}`;
+/** The key votes had before voters were told apart by network and cookie: one voter per fingerprint per poll. */
+export const legacyVoteId = (pollId: string, fingerprint: string): string => `${pollId}:${fingerprint}`;
 export const VoteModel = model('Vote', voteSchema);
 
 /** A voter's vote as the ledger has it: its newest revision and logo (null: none). */
@@ -102,7 +110,12 @@ export interface FirstVote {
 export async function insertFirstVotes(votes: FirstVote[], options: { folded?: boolean } = {}): Promise<void> {
   if (votes.length === 0) return;
   const at = new Date();
-  const revision = (vote: FirstVote) => ({ voteId: voteId(vote.pollId, vote.fingerprint), rev: 1, from: null, to: vote.logoId });
+  const revision = (vote: FirstVote) => ({
+    voteId: voteId(vote.pollId, vote.fingerprint, vote.ipHash),
+    rev: 1,
+    from: null,
+    to: vote.logoId,
+  });
   if (options.folded) {
     const byPoll = new Map<string, ReturnType<typeof revision>[]>();
     for (const vote of votes) {
@@ -119,7 +132,7 @@ export async function insertFirstVotes(votes: FirstVote[], options: { folded?: b
       }),
     );
   }
-  await VoteModel.insertMany(votes.map((vote) => ({ _id: voteId(vote.pollId, vote.fingerprint), ...vote, rev: 1 })));
+  await VoteModel.insertMany(votes.map((vote) => ({ _id: voteId(vote.pollId, vote.fingerprint, vote.ipHash), ...vote, rev: 1 })));
 }
 
 /**
@@ -149,6 +162,7 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
   let removed = 0;
   for (const pollId of await deletingPollIds()) {
     removed += (await VoteModel.deleteMany({ pollId })).deletedCount;
+    await VoterCookieModel.deleteMany({ pollId });
     await deleteVoteHistory(pollId);
   }
   return removed;
@@ -156,5 +170,7 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
 
 /** Whether any vote data of a poll is left (the sessions service waits for none before removing the poll). */
 export async function hasVoteData(pollId: string): Promise<boolean> {
-  return (await VoteModel.exists({ pollId })) !== null || (await hasVoteHistory(pollId));
+  return (
+    (await VoteModel.exists({ pollId })) !== null || (await VoterCookieModel.exists({ pollId })) !== null || (await hasVoteHistory(pollId))
+  );
 }

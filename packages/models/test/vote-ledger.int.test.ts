@@ -14,6 +14,7 @@ import {
   insertFirstVotes,
   migrateVotesToLedger,
   readVoteCounts,
+  legacyVoteId,
   voteId,
 } from '../src';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
@@ -47,7 +48,7 @@ it('counts first votes and changes exactly, before and after folding, and folds 
   const votes = firstVotes(pollId, 30);
   await insertFirstVotes(votes);
   const moved = votes[0]!;
-  const id = voteId(pollId, moved.fingerprint);
+  const id = voteId(pollId, moved.fingerprint, moved.ipHash);
   expect(await appendLedgerEntry({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'c' })).toBe(true);
   // The same revision twice: refused, so one change can never count twice.
   expect(await appendLedgerEntry({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'b' })).toBe(false);
@@ -113,7 +114,7 @@ it('finishes a fold that stopped after writing its step, counting its entries on
 it('enters votes stored before the ledger once, and a voter who changes first is counted for the change', async () => {
   const pollId = newId();
   const legacy = firstVotes(pollId, 5).map(({ pollId: poll, fingerprint, logoId, ipHash, ipSlot }) => ({
-    _id: voteId(poll, fingerprint),
+    _id: legacyVoteId(poll, fingerprint),
     pollId: poll,
     fingerprint,
     logoId,

@@ -14,11 +14,12 @@ import type {
   TestVoteList,
   TestVoteRecord,
   TestVoteRequest,
+  VoteChallenge,
   VoteRequest,
   VoteResponse,
 } from '@logovote/contracts';
 
-import { CSRF_HEADER, FINGERPRINT_HEADER, LOGOS_FIELD, MODERATION_IMAGE_FIELD, TOTAL_COUNT_HEADER } from './constants';
+import { CSRF_HEADER, FINGERPRINT_HEADER, LOGOS_FIELD, MODERATION_IMAGE_FIELD, TOTAL_COUNT_HEADER, VOTE_PROOF_HEADER } from './constants';
 import { CsrfTokenCache, sessionIdInUrl } from './csrf-tokens';
 import { HttpError, parseJsonBody } from './http';
 import { postMultipart, type RawResponse, type UploadOptions } from './upload';
@@ -35,7 +36,22 @@ export type ApiClientOptions = {
   postMultipart?: typeof postMultipart;
   /** Where warnings go (no token available); defaults to the console. */
   warn?: (message: string) => void;
+  /**
+   * Solves a vote's proof-of-work challenge into the X-Vote-Proof value (the page's client: Web
+   * Workers, ./proof-of-work). Without one, a vote answered with a challenge fails with its 428.
+   */
+  solveVoteChallenge?: (challenge: VoteChallenge) => Promise<string>;
 };
+
+/** The challenge of a vote answered 428 (proof of work required), if this error is one. */
+function challengeOf(error: unknown): VoteChallenge | undefined {
+  if (!(error instanceof HttpError) || error.status !== 428) return undefined;
+  try {
+    return (JSON.parse(error.bodyText) as { challenge?: VoteChallenge }).challenge;
+  } catch {
+    return undefined;
+  }
+}
 
 export type RequestOptions = Omit<RequestInit, 'credentials' | 'body'> & {
   /** Sent as JSON with Content-Type: application/json. */
@@ -68,6 +84,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   // eslint-disable-next-line no-console -- the spec asks for a logged warning
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const tokens = new CsrfTokenCache();
+  const { solveVoteChallenge } = options;
 
   async function tokenFor(sessionId: string): Promise<string | undefined> {
     if (!tokens.get(sessionId)) {
@@ -185,16 +202,28 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     },
 
-    /** POST /api/sessions/{id}/vote after a token refresh; a non-OK answer throws 'Voting failed with status: {status}'. */
+    /**
+     * POST /api/sessions/{id}/vote after a token refresh; a non-OK answer throws 'Voting failed with
+     * status: {status}'. A vote answered with a proof-of-work challenge (428: many voters from this
+     * address) is sent once more with the challenge solved, all within this one call.
+     */
     async submitVote(sessionId: string, logoId: string, fingerprint: string): Promise<VoteResponse> {
       await refreshSession(sessionId);
       const json: VoteRequest = { logoId };
-      try {
-        return await request<VoteResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/vote`, {
+      const post = (proof?: string) =>
+        request<VoteResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/vote`, {
           method: 'POST',
           json,
-          headers: { [FINGERPRINT_HEADER]: fingerprint },
+          headers: { [FINGERPRINT_HEADER]: fingerprint, ...(proof ? { [VOTE_PROOF_HEADER]: proof } : {}) },
         });
+      try {
+        try {
+          return await post();
+        } catch (error) {
+          const challenge = challengeOf(error);
+          if (!challenge || !solveVoteChallenge) throw error;
+          return await post(await solveVoteChallenge(challenge));
+        }
       } catch (error) {
         if (error instanceof HttpError) throw new Error(MESSAGES.votingFailed(error.status), { cause: error });
         throw error;

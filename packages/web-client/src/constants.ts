@@ -8,6 +8,7 @@ import type * as Contracts from '@logovote/contracts';
  */
 export const CSRF_HEADER: typeof Contracts.CSRF_HEADER = 'X-CSRF-Token';
 export const FINGERPRINT_HEADER: typeof Contracts.FINGERPRINT_HEADER = 'X-Client-Fingerprint';
+export const VOTE_PROOF_HEADER: typeof Contracts.VOTE_PROOF_HEADER = 'X-Vote-Proof';
 export const FINGERPRINT_STORAGE_KEY: typeof Contracts.FINGERPRINT_STORAGE_KEY = 'logoVotingFingerprint';
 export const FINGERPRINT_LENGTH: typeof Contracts.FINGERPRINT_LENGTH = 16;
 export const LOGOS_FIELD: typeof Contracts.LOGOS_FIELD = 'logos';

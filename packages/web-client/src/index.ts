@@ -31,8 +31,13 @@ export {
 } from './fingerprint';
 export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProps } from './analytics';
 
-/** The page's API client (same origin: every call goes through the gateway). */
-export const api = createApiClient();
+/**
+ * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver
+ * is loaded only when a vote is answered with a challenge.
+ */
+export const api = createApiClient({
+  solveVoteChallenge: async (challenge) => (await import('./proof-of-work')).solveVoteChallenge(challenge),
+});
 
 /** The page's analytics queue. */
 export const analytics = createAnalytics();

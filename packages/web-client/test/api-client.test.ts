@@ -4,6 +4,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { VoteChallenge } from '@logovote/contracts';
+
 import { createApiClient, MESSAGES } from '../src/api-client';
 import { HttpError } from '../src/http';
 import type { postMultipart } from '../src/upload';
@@ -53,8 +55,9 @@ const fetchUpload: typeof postMultipart = async (url, form) => {
   return { ok: response.ok, status: response.status, statusText: response.statusText, bodyText: await response.text() };
 };
 
-function client() {
+function client(solveVoteChallenge?: (challenge: VoteChallenge) => Promise<string>) {
   return createApiClient({
+    ...(solveVoteChallenge ? { solveVoteChallenge } : {}),
     baseUrl,
     fetch: (input, init) => {
       credentials.push(init?.credentials);
@@ -223,5 +226,51 @@ describe('notify, my-vote and vote', () => {
     });
     expect(seen[1]!.headers['x-csrf-token']).toBe('t4');
     expect(seen[1]!.headers['x-client-fingerprint']).toBe('0123456789abcdef');
+  });
+
+  const challenge: VoteChallenge = {
+    parameters: { algorithm: 'PBKDF2/SHA-256', nonce: 'n', salt: 's', cost: 1, keyLength: 32, keyPrefix: '00' },
+    signature: 'sig',
+  };
+
+  it('answers a proof-of-work challenge (428) by solving it and sending the vote once more with the proof', async () => {
+    answer = ({ method, headers }) => {
+      if (method === 'GET') return { status: 200, json: session('t5') };
+      return headers['x-vote-proof'] === 'solved'
+        ? { status: 200, json: { logoId: 'logo-1' } }
+        : { status: 428, json: { message: 'm', challenge } };
+    };
+    const solved: VoteChallenge[] = [];
+    const api = client(async (given) => {
+      solved.push(given);
+      return 'solved';
+    });
+    await expect(api.submitVote(SESSION, 'logo-1', '0123456789abcdef')).resolves.toEqual({ logoId: 'logo-1' });
+    expect(solved).toEqual([challenge]);
+    expect(seen.filter((s) => s.method === 'POST').map((s) => [s.headers['x-vote-proof'], s.headers['x-csrf-token'], s.body])).toEqual([
+      [undefined, 't5', '{"logoId":"logo-1"}'],
+      ['solved', 't5', '{"logoId":"logo-1"}'],
+    ]);
+  });
+
+  it("fails with 'Voting failed with status: {status}' when the proof is refused, without solving again", async () => {
+    let solves = 0;
+    answer = ({ method, headers }) => {
+      if (method === 'GET') return { status: 200, json: session('t6') };
+      return headers['x-vote-proof'] ? { status: 409, json: { message: 'used' } } : { status: 428, json: { message: 'm', challenge } };
+    };
+    const api = client(async () => `proof-${++solves}`);
+    await expect(api.submitVote(SESSION, 'logo-1', '0123456789abcdef')).rejects.toMatchObject({
+      message: 'Voting failed with status: 409',
+    });
+    expect(solves).toBe(1);
+  });
+
+  it('does not solve anything for a 428 without a challenge', async () => {
+    answer = ({ method }) => (method === 'GET' ? { status: 200, json: session('t7') } : { status: 428, json: { message: 'm' } });
+    const api = client(() => Promise.reject(new Error('not expected')));
+    await expect(api.submitVote(SESSION, 'logo-1', '0123456789abcdef')).rejects.toMatchObject({
+      message: 'Voting failed with status: 428',
+    });
   });
 });

@@ -1,22 +1,41 @@
 import type Koa from 'koa';
 import { createServiceApp, mongoReadiness, type Logger } from '@logovote/service-kit';
 import type { Config } from './config';
+import { proofOfWork } from './proof-of-work';
 import { analyticsRouter } from './routes/analytics';
 import { fingerprintTestRouter } from './routes/fingerprint-test';
 import { votesRouter } from './routes/votes';
 
 export interface VotesDeps {
   logger: Logger;
-  config: Pick<Config, 'CSRF_SECRET' | 'IP_HASH_SALT' | 'VOTES_PER_IP_PER_POLL' | 'TRUSTED_PROXY_HOPS'>;
+  config: Pick<
+    Config,
+    | 'CSRF_SECRET'
+    | 'IP_HASH_SALT'
+    | 'VOTES_PER_IP_PER_POLL'
+    | 'PROOF_OF_WORK_FROM_VOTER'
+    | 'PROOF_OF_WORK_ITERATIONS'
+    | 'PROOF_OF_WORK_ATTEMPTS'
+    | 'TRUSTED_PROXY_HOPS'
+  >;
 }
 
-/** Votes: casting and changing a vote, my-vote status, the fingerprint test tool, and the analytics collector. */
+/** Votes: casting and changing a vote (with step-up proof of work), my-vote status, the fingerprint test tool, and the analytics collector. */
 export function buildApp({ logger, config }: VotesDeps): Koa {
   const app = createServiceApp({
     service: 'votes',
     logger,
     routers: [
-      votesRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, votersPerAddress: config.VOTES_PER_IP_PER_POLL }),
+      votesRouter({
+        csrfSecret: config.CSRF_SECRET,
+        ipHashSalt: config.IP_HASH_SALT,
+        seats: { votersPerAddress: config.VOTES_PER_IP_PER_POLL, seatsWithoutProof: config.PROOF_OF_WORK_FROM_VOTER - 1 },
+        proofOfWork: proofOfWork({
+          secret: config.IP_HASH_SALT,
+          iterations: config.PROOF_OF_WORK_ITERATIONS,
+          attempts: config.PROOF_OF_WORK_ATTEMPTS,
+        }),
+      }),
       fingerprintTestRouter(),
       analyticsRouter(),
     ],

@@ -9,6 +9,18 @@ const votesEnv = serviceEnv
     IP_HASH_SALT: z.string().min(32, 'must be at least 32 characters'),
     /** Distinct voters one network address may add to one poll; high enough for an office or a classroom. */
     VOTES_PER_IP_PER_POLL: z.coerce.number().int().min(1).default(50),
+    /**
+     * The first new voter of an address in a poll who must solve a proof of work (step-up): more than a
+     * household brings. Voters before it follow the spec's contract unchanged.
+     */
+    PROOF_OF_WORK_FROM_VOTER: z.coerce.number().int().min(1).default(6),
+    /** PBKDF2-SHA-256 iterations of one attempt at a challenge. */
+    PROOF_OF_WORK_ITERATIONS: z.coerce.number().int().min(1).default(5_000),
+    /**
+     * Attempts a challenge takes at least (the solution is drawn between this and 1.25 times it): with the
+     * default iterations, at least a quarter of a second of one core for a script (docs/performance.md).
+     */
+    PROOF_OF_WORK_ATTEMPTS: z.coerce.number().int().min(1).default(250),
     /** Reverse proxies in front of the service that append to X-Forwarded-For (the gateway: 1); entries left of theirs are the client's and untrusted. */
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
   });

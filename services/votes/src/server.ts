@@ -2,11 +2,14 @@ import { foldDuePolls, migrateVotesToLedger, purgeVotesOfDeletedPolls } from '@l
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { forgetExpiredProofs } from './models/spent-proof';
 
 /** How often the ledger is folded into tallies (docs/vote-counts.md): counts are exact without it, reads stay small with it. */
 const FOLD_INTERVAL_MS = 1_000;
 /** How often the votes of polls being deleted are removed (the sessions service waits for it). */
 const PURGE_INTERVAL_MS = 1_000;
+/** How often spent proofs of work whose challenges have expired are forgotten. */
+const FORGET_PROOFS_INTERVAL_MS = 60_000;
 
 bootService({
   service: 'votes',
@@ -17,10 +20,11 @@ bootService({
     if (migrated > 0) logger.info({ migrated }, 'votes from before the ledger entered in it');
     const folder = runInBackground('fold vote tallies', () => foldDuePolls(), FOLD_INTERVAL_MS, logger);
     const purger = runInBackground('remove the votes of deleted polls', () => purgeVotesOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
+    const forgetter = runInBackground('forget expired proofs of work', () => forgetExpiredProofs(), FORGET_PROOFS_INTERVAL_MS, logger);
     return {
       app: buildApp({ logger, config }),
       async onShutdown() {
-        await Promise.all([folder.stop(), purger.stop()]);
+        await Promise.all([folder.stop(), purger.stop(), forgetter.stop()]);
         await disconnectMongo();
       },
     };

@@ -7,7 +7,10 @@ import {
   VoteLedgerModel,
   VoteModel,
   VoteTallyModel,
+  VoterCookieModel,
+  appendLedgerEntry,
   foldPoll,
+  legacyVoteId,
   hasVoteData,
   lastVoteAt,
   purgeVotesOfDeletedPolls,
@@ -46,18 +49,25 @@ beforeAll(async () => {
 });
 afterAll(dropTestDatabase);
 
-function vote(sessionId: string, logoId: string, fingerprint: string, ip = '10.0.0.1') {
+/** A vote from `ip`, by a browser with the voter cookie `voterCookie` (none: a browser that has none yet). */
+function vote(sessionId: string, logoId: string, fingerprint: string, ip = '10.0.0.1', voterCookie?: string) {
+  const headers = csrfHeaders(sessionId);
+  if (voterCookie) headers.Cookie = `${headers.Cookie}; lv_voter=${voterCookie}`;
   return request(server)
     .post(`/api/sessions/${sessionId}/vote`)
-    .set(csrfHeaders(sessionId))
+    .set(headers)
     .set('X-Client-Fingerprint', fingerprint)
     .set('X-Forwarded-For', ip)
     .send({ logoId });
 }
 
-function myVote(sessionId: string, fingerprint: string) {
-  return request(server).get(`/api/sessions/${sessionId}/my-vote`).set('X-Client-Fingerprint', fingerprint);
+function myVote(sessionId: string, fingerprint: string, ip = '10.0.0.1') {
+  return request(server).get(`/api/sessions/${sessionId}/my-vote`).set('X-Client-Fingerprint', fingerprint).set('X-Forwarded-For', ip);
 }
+
+/** The voter cookie an answer issued. */
+const issuedVoterCookie = (answer: { headers: Record<string, unknown> }) =>
+  /lv_voter=([^;]+)/.exec([answer.headers['set-cookie'] ?? []].flat().join('\n'))?.[1];
 
 describe('my-vote and vote', () => {
   it('reports no vote, records a vote, then reports it', async () => {
@@ -121,10 +131,62 @@ describe('my-vote and vote', () => {
     await foldPoll(doomed.sessionId);
     await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
 
+    expect(await VoterCookieModel.countDocuments({ pollId: doomed.sessionId })).toBe(1);
     expect(await purgeVotesOfDeletedPolls()).toBeGreaterThanOrEqual(1);
+    expect(await VoterCookieModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
     expect(await hasVoteData(doomed.sessionId)).toBe(false);
     expect(await hasVoteData(kept.sessionId)).toBe(true);
     expect(await readVoteCounts(kept.sessionId)).toEqual(new Map([[kept.logoIds[0], 1]]));
+  });
+});
+
+describe('voters', () => {
+  it('stores only a keyed hash of the voter cookie, bound to the poll, and finds the voter by it from any address', async () => {
+    const [pollA, pollB] = [await createPoll(), await createPoll()];
+    const fingerprint = newFingerprint();
+    const first = await vote(pollA.sessionId, pollA.logoIds[0]!, fingerprint, '10.1.0.1').expect(200);
+    const cookie = issuedVoterCookie(first)!;
+    await vote(pollB.sessionId, pollB.logoIds[0]!, fingerprint, '10.1.0.1', cookie).expect(200);
+
+    const bindings = await VoterCookieModel.find({ pollId: { $in: [pollA.sessionId, pollB.sessionId] } }).lean();
+    expect(bindings).toHaveLength(2);
+    const stored = JSON.stringify(bindings);
+    expect(stored).not.toContain(cookie);
+    // One browser's rows in two polls do not match.
+    const [hashA, hashB] = bindings.map((binding) => binding._id.split(':')[1]);
+    expect(hashA).not.toBe(hashB);
+
+    await vote(pollA.sessionId, pollA.logoIds[1]!, fingerprint, '10.1.0.2', cookie).expect(200);
+    expect(await readVoteCounts(pollA.sessionId)).toEqual(new Map([[pollA.logoIds[1], 1]]));
+  });
+
+  it('keeps votes recorded before voter cookies: found by fingerprint on their address, changed once, not doubled', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const fingerprint = newFingerprint();
+    const ip = '10.2.0.1';
+    const ipHash = createHmac('sha256', TEST_IP_HASH_SALT).update(ip).digest('hex');
+    const id = legacyVoteId(sessionId, fingerprint);
+    await VoteModel.collection.insertOne({
+      _id: id,
+      pollId: sessionId,
+      fingerprint,
+      logoId: logoIds[0],
+      ipHash,
+      ipSlot: 0,
+      rev: 1,
+    } as never);
+    await appendLedgerEntry({ pollId: sessionId, voteId: id, rev: 1, from: null, to: logoIds[0]! });
+
+    expect((await myVote(sessionId, fingerprint, ip)).body).toEqual({ hasVoted: true, logoId: logoIds[0] });
+    // Another network with the same fingerprint is another person.
+    expect((await myVote(sessionId, fingerprint, '10.2.0.2')).body).toEqual({ hasVoted: false, logoId: null });
+
+    const changed = await vote(sessionId, logoIds[1]!, fingerprint, ip).expect(200);
+    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[1], 1]]));
+    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1);
+    // From then on the browser's cookie finds the old vote from anywhere.
+    await vote(sessionId, logoIds[2]!, fingerprint, '10.2.0.3', issuedVoterCookie(changed)).expect(200);
+    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[2], 1]]));
   });
 });
 
@@ -228,7 +290,9 @@ describe('network addresses', () => {
   it(`lets ${CAP} voters vote from one address, refuses the next with 429, and still lets them change their votes`, async () => {
     const { sessionId, logoIds } = await createPoll();
     const voters = Array.from({ length: CAP }, newFingerprint);
-    for (const fingerprint of voters) await vote(sessionId, logoIds[0]!, fingerprint, '198.51.100.1').expect(200);
+    const cookies: (string | undefined)[] = [];
+    for (const fingerprint of voters)
+      cookies.push(issuedVoterCookie(await vote(sessionId, logoIds[0]!, fingerprint, '198.51.100.1').expect(200)));
 
     const refused = await vote(sessionId, logoIds[0]!, newFingerprint(), '198.51.100.1');
     expect(refused.status).toBe(429);
@@ -238,7 +302,7 @@ describe('network addresses', () => {
 
     await vote(sessionId, logoIds[1]!, voters[0]!, '198.51.100.1').expect(200);
     // A voter who moved to another network keeps the one vote and can still change it.
-    await vote(sessionId, logoIds[2]!, voters[1]!, '192.0.2.200').expect(200);
+    await vote(sessionId, logoIds[2]!, voters[1]!, '192.0.2.200', cookies[1]).expect(200);
     // Other addresses and other polls are not affected.
     await vote(sessionId, logoIds[0]!, newFingerprint(), '198.51.100.2').expect(200);
     const otherPoll = await createPoll();

@@ -1,0 +1,84 @@
+import { createHmac } from 'node:crypto';
+import { VoteProof, type VoteChallenge } from '@logovote/contracts';
+import { HttpError, parseInput } from '@logovote/service-kit';
+import type * as AltchaLib from 'altcha-lib' with { 'resolution-mode': 'import' };
+import type * as AltchaPbkdf2 from 'altcha-lib/algorithms/pbkdf2' with { 'resolution-mode': 'import' };
+import { spendProof } from './models/spent-proof';
+
+// altcha-lib declares its types for ESM only, but ships a CommonJS build too, which `require` loads.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { createChallenge, randomInt, verifySolution } = require('altcha-lib') as typeof AltchaLib;
+const { deriveKey } = require('altcha-lib/algorithms/pbkdf2') as typeof AltchaPbkdf2;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export interface ProofOfWorkOptions {
+  /** Key material of the challenges' signatures (the service's IP_HASH_SALT, under labels of its own). */
+  secret: string;
+  iterations: number;
+  attempts: number;
+}
+
+/** How long a challenge may be solved and sent: long enough for a slow phone, short enough not to be stockpiled. */
+export const CHALLENGE_LIFETIME_S = 10 * 60;
+const ALGORITHM = 'PBKDF2/SHA-256';
+/** The solution is drawn between `attempts` and this many times it: every solve costs at least `attempts`, none much more. */
+const ATTEMPTS_SPREAD = 1.25;
+
+export const PROOF_REQUIRED =
+  'Many people have already voted in this poll from your network address. Your browser must solve a proof-of-work challenge before this vote counts: solve the challenge and send the vote again with the solution in the X-Vote-Proof header.';
+export const PROOF_INVALID = 'The proof of work is not valid for this poll. Vote again to get a new challenge.';
+export const PROOF_SPENT = 'This proof of work was already used. Vote again to get a new challenge.';
+
+/**
+ * Step-up proof of work for votes, with altcha-lib: a PBKDF2 challenge whose solution (the counter) the
+ * service draws itself, so a solver's work is known (between `attempts` and 1.25 × `attempts`
+ * derivations, counting from 0) instead of a lottery. Challenges are HMAC-signed, carry the poll they are for and
+ * expire; a solution is spent on first use (./models/spent-proof).
+ */
+export function proofOfWork(options: ProofOfWorkOptions) {
+  const label = (name: string) => createHmac('sha256', options.secret).update(`proof-of-work:${name}`).digest('hex');
+  const hmacSignatureSecret = label('challenge');
+  const hmacKeySignatureSecret = label('key');
+
+  return {
+    /** A new challenge for a vote in `pollId`. */
+    async challengeFor(pollId: string): Promise<VoteChallenge> {
+      const challenge = await createChallenge({
+        algorithm: ALGORITHM,
+        cost: options.iterations,
+        counter: randomInt(Math.ceil(options.attempts * ATTEMPTS_SPREAD), options.attempts),
+        deriveKey,
+        data: { pollId },
+        expiresAt: Math.floor(Date.now() / 1000) + CHALLENGE_LIFETIME_S,
+        hmacSignatureSecret,
+        hmacKeySignatureSecret,
+      });
+      return challenge as VoteChallenge;
+    },
+
+    /**
+     * Checks and spends the proof a vote carries (the X-Vote-Proof header): true when it is a valid
+     * solution of a challenge for this poll, false when its challenge expired (the vote then goes on
+     * as one without proof). A forged or malformed proof is a 400, one used before a 409.
+     */
+    async spend(header: string, pollId: string): Promise<boolean> {
+      let decoded: unknown;
+      try {
+        decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+      } catch {
+        throw new HttpError(400, PROOF_INVALID);
+      }
+      const proof = parseInput(VoteProof, decoded);
+      const { parameters } = proof.challenge;
+      if (parameters.algorithm !== ALGORITHM || parameters.data?.pollId !== pollId) throw new HttpError(400, PROOF_INVALID);
+      const result = await verifySolution({ ...proof, deriveKey, hmacSignatureSecret, hmacKeySignatureSecret });
+      if (result.expired) return false;
+      if (!result.verified) throw new HttpError(400, PROOF_INVALID);
+      if (!(await spendProof(parameters.nonce, pollId, new Date((parameters.expiresAt ?? 0) * 1000))))
+        throw new HttpError(409, PROOF_SPENT);
+      return true;
+    },
+  };
+}
+
+export type ProofOfWork = ReturnType<typeof proofOfWork>;
