@@ -15,6 +15,7 @@ import { runNpmScript } from './lib/build';
 import { loopbackRange, metricValue, runK6, type K6Run } from './lib/bench-k6';
 import { writeLargeLogos } from './lib/bench-fixtures';
 import { measurePageLoad, MOBILE_PROFILE, type PageLoad } from './lib/bench-page-load';
+import { measureProofOfWork, type ProofOfWorkResults } from './lib/bench-proof-of-work';
 import { findPid, residentBytes, sampleMemory, type WatchedProcess } from './lib/bench-processes';
 import { measureRawUpsertRate, measureReadCosts, removeRawUpserts } from './lib/bench-database';
 import { createPolls } from './lib/bench-polls';
@@ -300,10 +301,13 @@ async function main(): Promise<void> {
     const browser = await launchBrowser();
     const pageLoads: PageLoad[] = [];
     let cpuOnly: PageLoad;
+    let proofOfWork: ProofOfWorkResults;
     try {
       for (let i = 0; i < PAGE_LOADS; i++) pageLoads.push(await measurePageLoad(browser, `${gateway}/vote/${poll.sessionId}`));
       // The same page with the CPU slowdown alone: what the network costs, by difference.
       cpuOnly = await measurePageLoad(browser, `${gateway}/vote/${poll.sessionId}`, { network: false });
+      log('proof of work: a script solving, and the voting page solving on a slow phone');
+      proofOfWork = await measureProofOfWork({ gateway, browser, logo: readFileSync(join(repoRoot, 'tests', 'fixtures', 'logo-ring.png')) });
     } finally {
       await browser.close();
     }
@@ -335,6 +339,7 @@ async function main(): Promise<void> {
       logos: { ...logoRuns, sizes, clients: LOGO_CLIENTS, roundSeconds: LOGO_ROUND_SECONDS },
       creation: { run: creation, sizes: large.sizes },
       page: { loads: pageLoads, medianLcpMs: median(pageLoads.map((load) => load.lcpMs)), cpuOnly },
+      proofOfWork,
       memory: { atRest, underStorm },
       scale,
     };

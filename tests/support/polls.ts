@@ -45,8 +45,11 @@ export async function apiVoter(sessionId: string) {
     .map((header) => header.split(';')[0])
     .join('; ');
   return {
-    /** POST /api/sessions/{id}/vote as the visitor with `fingerprint` (a new one by default); the raw response. */
-    vote(logoId: string, fingerprint = randomFingerprint()): Promise<Response> {
+    /**
+     * POST /api/sessions/{id}/vote as the visitor with `fingerprint` (a new one by default), with a solved
+     * proof of work when given (X-Vote-Proof); the raw response.
+     */
+    vote(logoId: string, fingerprint = randomFingerprint(), proof?: string): Promise<Response> {
       return fetch(`${gatewayUrl}/api/sessions/${sessionId}/vote`, {
         method: 'POST',
         headers: {
@@ -54,6 +57,7 @@ export async function apiVoter(sessionId: string) {
           'X-CSRF-Token': csrfToken ?? '',
           'X-Client-Fingerprint': fingerprint,
           Cookie: cookie,
+          ...(proof ? { 'X-Vote-Proof': proof } : {}),
         },
         body: JSON.stringify({ logoId }),
       });
