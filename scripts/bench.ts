@@ -307,7 +307,11 @@ async function main(): Promise<void> {
       // The same page with the CPU slowdown alone: what the network costs, by difference.
       cpuOnly = await measurePageLoad(browser, `${gateway}/vote/${poll.sessionId}`, { network: false });
       log('proof of work: a script solving, and the voting page solving on a slow phone');
-      proofOfWork = await measureProofOfWork({ gateway, browser, logo: readFileSync(join(repoRoot, 'tests', 'fixtures', 'logo-ring.png')) });
+      proofOfWork = await measureProofOfWork({
+        gateway,
+        browser,
+        logo: readFileSync(join(repoRoot, 'tests', 'fixtures', 'logo-ring.png')),
+      });
     } finally {
       await browser.close();
     }

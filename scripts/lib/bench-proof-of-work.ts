@@ -42,7 +42,9 @@ async function newPoll(target: Target, logo: Buffer): Promise<CreatedSession> {
   const boundary = `bench${randomBytes(8).toString('hex')}`;
   const part = (index: number) =>
     Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="logos"; filename="logo-${index}.png"\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="logos"; filename="logo-${index}.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
       logo,
       Buffer.from('\r\n'),
     ]);
@@ -141,7 +143,8 @@ async function measureBrowser(
       const clicked = performance.now();
       await button.click();
       await page.waitForFunction(
-        () => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid="vote-button"]')?.textContent?.trim() === 'Voted!',
+        () =>
+          (globalThis as unknown as PageGlobals).document.querySelector('[data-testid="vote-button"]')?.textContent?.trim() === 'Voted!',
         undefined,
         { timeout: 60_000, polling: 20 },
       );

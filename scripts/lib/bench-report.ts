@@ -109,7 +109,7 @@ function renderProofOfWork(results: ProofOfWorkResults): { budgetRows: string[][
   const leastScriptMs = Math.min(...script);
   const budgetRows = [
     [
-      'Proof of work: the voting page\'s solve on a phone 4x slower than this machine, one worker (worst of 3)',
+      "Proof of work: the voting page's solve on a phone 4x slower than this machine, one worker (worst of 3)",
       `**${seconds(worstPhoneMs)}** (4 × ${oneWorker?.solveMs.map((value) => ms(value)).join(', ')})`,
       `≤ ${seconds(PROOF_OF_WORK_BUDGETS.phoneSolveMs)}`,
       verdict(worstPhoneMs <= PROOF_OF_WORK_BUDGETS.phoneSolveMs),

@@ -20,7 +20,7 @@ const votesEnv = serviceEnv
      * Attempts a challenge takes at least (the solution is drawn between this and 1.25 times it): with the
      * default iterations, at least a quarter of a second of one core for a script (docs/performance.md).
      */
-    PROOF_OF_WORK_ATTEMPTS: z.coerce.number().int().min(1).default(250),
+    PROOF_OF_WORK_ATTEMPTS: z.coerce.number().int().min(1).default(275),
     /** Reverse proxies in front of the service that append to X-Forwarded-For (the gateway: 1); entries left of theirs are the client's and untrusted. */
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
   });
