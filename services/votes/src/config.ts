@@ -17,8 +17,8 @@ const votesEnv = serviceEnv
     /** PBKDF2-SHA-256 iterations of one attempt at a challenge. */
     PROOF_OF_WORK_ITERATIONS: z.coerce.number().int().min(1).default(5_000),
     /**
-     * Attempts a challenge takes at least (the solution is drawn between this and 1.25 times it): with the
-     * default iterations, at least a quarter of a second of one core for a script (docs/performance.md).
+     * Attempts a challenge takes on average (at most twice as many): with the default iterations, about
+     * 0.3 s of one core of a script's time per extra voter (docs/performance.md).
      */
     PROOF_OF_WORK_ATTEMPTS: z.coerce.number().int().min(1).default(275),
     /** Reverse proxies in front of the service that append to X-Forwarded-For (the gateway: 1); entries left of theirs are the client's and untrusted. */

@@ -21,8 +21,6 @@ export interface ProofOfWorkOptions {
 /** How long a challenge may be solved and sent: long enough for a slow phone, short enough not to be stockpiled. */
 export const CHALLENGE_LIFETIME_S = 10 * 60;
 const ALGORITHM = 'PBKDF2/SHA-256';
-/** The solution is drawn between `attempts` and this many times it: every solve costs at least `attempts`, none much more. */
-const ATTEMPTS_SPREAD = 1.25;
 
 export const PROOF_REQUIRED =
   'Many people have already voted in this poll from your network address. Your browser must solve a proof-of-work challenge before this vote counts: solve the challenge and send the vote again with the solution in the X-Vote-Proof header.';
@@ -31,9 +29,11 @@ export const PROOF_SPENT = 'This proof of work was already used. Vote again to g
 
 /**
  * Step-up proof of work for votes, with altcha-lib: a PBKDF2 challenge whose solution (the counter) the
- * service draws itself, so a solver's work is known (between `attempts` and 1.25 × `attempts`
- * derivations, counting from 0) instead of a lottery. Challenges are HMAC-signed, carry the poll they are for and
- * expire; a solution is spent on first use (./models/spent-proof).
+ * service draws itself, uniformly below twice `attempts`, so a solve takes `attempts` derivations on
+ * average and never more than twice that. Uniform from 0 on purpose: a solver that knows the range
+ * gains nothing by starting anywhere but 0 (a range starting higher would let it skip the bottom).
+ * Challenges are HMAC-signed, carry the poll they are for and expire; a solution is spent on first use
+ * (./models/spent-proof).
  */
 export function proofOfWork(options: ProofOfWorkOptions) {
   const label = (name: string) => createHmac('sha256', options.secret).update(`proof-of-work:${name}`).digest('hex');
@@ -46,7 +46,7 @@ export function proofOfWork(options: ProofOfWorkOptions) {
       const challenge = await createChallenge({
         algorithm: ALGORITHM,
         cost: options.iterations,
-        counter: randomInt(Math.ceil(options.attempts * ATTEMPTS_SPREAD), options.attempts),
+        counter: randomInt(2 * options.attempts - 1, 0),
         deriveKey,
         data: { pollId },
         expiresAt: Math.floor(Date.now() / 1000) + CHALLENGE_LIFETIME_S,
