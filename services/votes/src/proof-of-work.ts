@@ -19,13 +19,13 @@ export interface ProofOfWorkOptions {
 }
 
 /** How long a challenge may be solved and sent: long enough for a slow phone, short enough not to be stockpiled. */
-export const CHALLENGE_LIFETIME_S = 10 * 60;
+const CHALLENGE_LIFETIME_S = 10 * 60;
 const ALGORITHM = 'PBKDF2/SHA-256';
 
 export const PROOF_REQUIRED =
   'Many people have already voted in this poll from your network address. Your browser must solve a proof-of-work challenge before this vote counts: solve the challenge and send the vote again with the solution in the X-Vote-Proof header.';
-export const PROOF_INVALID = 'The proof of work is not valid for this poll. Vote again to get a new challenge.';
-export const PROOF_SPENT = 'This proof of work was already used. Vote again to get a new challenge.';
+const PROOF_INVALID = 'The proof of work is not valid for this poll. Vote again to get a new challenge.';
+const PROOF_SPENT = 'This proof of work was already used. Vote again to get a new challenge.';
 
 /**
  * Step-up proof of work for votes, with altcha-lib: a PBKDF2 challenge whose solution (the counter) the

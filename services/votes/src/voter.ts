@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { VoteModel, legacyVoteId, voteId, voterOfCookie } from '@logovote/models';
 
 /** The first-party voter cookie: random, HttpOnly, sent only to the poll API. */
-export const VOTER_COOKIE = 'lv_voter';
+const VOTER_COOKIE = 'lv_voter';
 const VOTER_COOKIE_VALUE = /^[A-Za-z0-9_-]{22}$/;
 /** Browsers cap cookie lifetimes at 400 days; a poll rarely lives that long. */
 const VOTER_COOKIE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;

@@ -16,7 +16,7 @@ const spentProofSchema = new Schema(
 );
 spentProofSchema.index({ expiresAt: 1 });
 
-export const SpentProofModel = model('SpentProof', spentProofSchema);
+const SpentProofModel = model('SpentProof', spentProofSchema);
 
 /** Records a proof as used: false when it was used before. */
 export async function spendProof(nonce: string, pollId: string, expiresAt: Date): Promise<boolean> {
