@@ -3,11 +3,34 @@ import path from 'node:path';
 
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { defineConfig } from '@rspack/cli';
-import { CopyRspackPlugin, HtmlRspackPlugin, type Configuration, type RspackPluginInstance } from '@rspack/core';
+import { CopyRspackPlugin, HtmlRspackPlugin, type Configuration } from '@rspack/core';
 
 import { baseConfig, buildMode, sharedModules } from '../../mfes/rspack.remote';
 
 const projectDir = __dirname;
+
+/**
+ * Shared libraries every page's first screen runs on. The shell provides them eagerly, inside its
+ * entry script: otherwise the Module Federation runtime requests them only once that script runs, one
+ * after another as it resolves each (four round trips in a row on a phone before anything renders).
+ * Remotes still share them as before: the shell's copies are the ones loaded first.
+ */
+const EAGER_SHARED = new Set([
+  'react',
+  'react-dom',
+  '@tanstack/react-query',
+  '@logovote/web-client',
+  'clsx',
+  'tailwind-merge',
+  'class-variance-authority',
+  '@radix-ui/react-slot',
+]);
+
+function shellSharedModules() {
+  return Object.fromEntries(
+    Object.entries(sharedModules(projectDir)).map(([name, config]) => [name, EAGER_SHARED.has(name) ? { ...config, eager: true } : config]),
+  );
+}
 
 /** Dev servers of the remotes; `rspack serve` proxies /remotes/<name>/ to them, as the gateway does in production. */
 const REMOTE_DEV_ORIGINS = {
@@ -15,26 +38,6 @@ const REMOTE_DEV_ORIGINS = {
   vote: process.env.REMOTE_VOTE_ORIGIN ?? 'http://localhost:3002',
   results: process.env.REMOTE_RESULTS_ORIGIN ?? 'http://localhost:3003',
   admin: process.env.REMOTE_ADMIN_ORIGIN ?? 'http://localhost:3004',
-};
-
-/**
- * `<link rel="preload">` of /runtime-config.json in the page's head: the browser fetches it with the
- * page, so the remote's manifest can be requested as soon as the entry script runs (on a slow mobile
- * network that saves a whole round trip before the first screen).
- */
-const preloadRuntimeConfig: RspackPluginInstance = {
-  apply(compiler) {
-    compiler.hooks.compilation.tap('PreloadRuntimeConfig', (compilation) => {
-      HtmlRspackPlugin.getCompilationHooks(compilation).alterAssetTagGroups.tap('PreloadRuntimeConfig', (data) => {
-        data.headTags.unshift({
-          tagName: 'link',
-          attributes: { rel: 'preload', href: '/runtime-config.json', as: 'fetch', crossorigin: 'anonymous' },
-          voidTag: true,
-        });
-        return data;
-      });
-    });
-  },
 };
 
 export default defineConfig((_env, argv): Configuration => {
@@ -46,15 +49,20 @@ export default defineConfig((_env, argv): Configuration => {
     entry: { main: './src/index.ts' },
     plugins: [
       ...(base.plugins ?? []),
-      new HtmlRspackPlugin({ template: './index.html' }),
-      preloadRuntimeConfig,
+      // index.html's `<!--# ... -->` comments are SSI directives the gateway fills in (nginx, see
+      // gateway/templates/default.conf.template), so that what the route's first screen needs comes with the page
+      // rather than one round trip after another: the runtime configuration, a preload of the route's remote
+      // manifest, and a poll's data. Data is HTML-escaped (SSI echo's default), so it cannot end its <template>,
+      // whose text gives it back as it was. Served any other way (the dev server) they stay comments and the
+      // shell fetches what they would carry. Not minified: the minifier would drop them with the other comments.
+      new HtmlRspackPlugin({ template: './index.html', minify: false }),
       // Default /runtime-config.json: remotes behind the gateway at /remotes/<name>/. Deployments may override it.
       new CopyRspackPlugin({ patterns: [{ from: 'public', to: '.' }] }),
       new ModuleFederationPlugin({
         name: 'logovote_shell',
         // No remotes at build time: they are registered at run time from /runtime-config.json.
         remotes: {},
-        shared: sharedModules(projectDir),
+        shared: shellSharedModules(),
         shareStrategy: 'loaded-first',
         manifest: false,
         dts: false,

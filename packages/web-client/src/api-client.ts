@@ -41,6 +41,8 @@ export type ApiClientOptions = {
    * Workers, ./proof-of-work). Without one, a vote answered with a challenge fails with its 428.
    */
   solveVoteChallenge?: (challenge: VoteChallenge) => Promise<string>;
+  /** A poll the page already holds (./page-poll): a read of it is answered from there, without a request. */
+  pagePoll?: (sessionId: string) => SessionView | undefined;
 };
 
 /** The challenge of a vote answered 428 (proof of work required), if this error is one. */
@@ -84,7 +86,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   // eslint-disable-next-line no-console -- the spec asks for a logged warning
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const tokens = new CsrfTokenCache();
-  const { solveVoteChallenge } = options;
+  const { solveVoteChallenge, pagePoll } = options;
 
   async function tokenFor(sessionId: string): Promise<string | undefined> {
     if (!tokens.get(sessionId)) {
@@ -133,7 +135,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   /** GET /api/sessions/{id}: the poll; its anti-forgery token is cached for the writes that follow. */
   async function getSession(sessionId: string): Promise<SessionView> {
-    const session = await request<SessionView>(`/api/sessions/${encodeURIComponent(sessionId)}`);
+    const session = pagePoll?.(sessionId) ?? (await request<SessionView>(`/api/sessions/${encodeURIComponent(sessionId)}`));
     tokens.set(sessionId, session.csrfToken);
     return session;
   }
@@ -167,6 +169,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return session;
   }
 
+  /** GET /api/sessions/{id}/my-vote; any failure counts as not voted. */
+  async function readMyVote(sessionId: string, fingerprint: string): Promise<MyVote> {
+    try {
+      const status = await request<MyVote>(`/api/sessions/${encodeURIComponent(sessionId)}/my-vote`, {
+        headers: { [FINGERPRINT_HEADER]: fingerprint },
+      });
+      return { hasVoted: status.hasVoted === true, logoId: status.hasVoted ? status.logoId : null };
+    } catch {
+      return { hasVoted: false, logoId: null };
+    }
+  }
+  const myVoteKey = (sessionId: string, fingerprint: string) => `${sessionId}\n${fingerprint}`;
+  /** My-vote reads started by prefetchMyVote and not yet taken over. */
+  const myVotesAhead = new Map<string, Promise<MyVote>>();
+
   return {
     request,
     getSession,
@@ -190,16 +207,24 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     },
 
-    /** GET /api/sessions/{id}/my-vote; any failure counts as not voted. */
-    async getMyVote(sessionId: string, fingerprint: string): Promise<MyVote> {
-      try {
-        const status = await request<MyVote>(`/api/sessions/${encodeURIComponent(sessionId)}/my-vote`, {
-          headers: { [FINGERPRINT_HEADER]: fingerprint },
-        });
-        return { hasVoted: status.hasVoted === true, logoId: status.hasVoted ? status.logoId : null };
-      } catch {
-        return { hasVoted: false, logoId: null };
-      }
+    /**
+     * GET /api/sessions/{id}/my-vote; any failure counts as not voted. A read started ahead by
+     * prefetchMyVote (same poll, same fingerprint) is taken over instead of asking again.
+     */
+    getMyVote(sessionId: string, fingerprint: string): Promise<MyVote> {
+      const key = myVoteKey(sessionId, fingerprint);
+      const ahead = myVotesAhead.get(key);
+      myVotesAhead.delete(key);
+      return ahead ?? readMyVote(sessionId, fingerprint);
+    },
+
+    /**
+     * Starts the my-vote read of a page about to show the poll, so its answer is on its way while the
+     * screen's code still loads; the screen's own getMyVote takes it over (once).
+     */
+    prefetchMyVote(sessionId: string, fingerprint: string): void {
+      const key = myVoteKey(sessionId, fingerprint);
+      if (!myVotesAhead.has(key)) myVotesAhead.set(key, readMyVote(sessionId, fingerprint));
     },
 
     /**

@@ -7,6 +7,7 @@
 import { createAnalytics } from './analytics';
 import { createApiClient } from './api-client';
 import { resolveFingerprint } from './fingerprint';
+import { pagePollReader } from './page-poll';
 
 export * from './constants';
 export { HttpError } from './http';
@@ -30,6 +31,7 @@ export {
   type FingerprintSource,
 } from './fingerprint';
 export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProps } from './analytics';
+export { embeddedPoll, pagePollReader } from './page-poll';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver
@@ -37,6 +39,7 @@ export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProp
  */
 export const api = createApiClient({
   solveVoteChallenge: async (challenge) => (await import('./proof-of-work')).solveVoteChallenge(challenge),
+  pagePoll: pagePollReader(),
 });
 
 /** The page's analytics queue. */

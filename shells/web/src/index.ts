@@ -1,3 +1,5 @@
+import { embeddedPoll } from '@logovote/web-client/page-poll';
+
 import { loadRemoteScreen } from './remotes/federation';
 import { remoteForPath } from './remotes/route-remotes';
 import { watchStylesheetFailures } from './remotes/stylesheet-recovery';
@@ -5,11 +7,24 @@ import { watchStylesheetFailures } from './remotes/stylesheet-recovery';
 // Before anything can fail to load: a remote's stylesheet may be the first request that does.
 watchStylesheetFailures();
 
-// The remote this page shows starts loading now (runtime config, manifest, remoteEntry, screen), in
-// parallel with React rather than after it: on a slow network each of those round trips counts.
-// Its failure is reported where the screen renders (RemoteScreen), which loads it through the same call.
+// The remote this page shows starts loading now (manifest, remoteEntry, screen), in parallel with
+// React rather than after it: on a slow network each of those round trips counts. Its failure is
+// reported where the screen renders (RemoteScreen), which loads it through the same call.
 const firstRemote = remoteForPath(window.location.pathname);
 if (firstRemote) loadRemoteScreen(firstRemote).catch(() => undefined);
+
+// The voting page's largest paint is its first logo: with the poll in the page's HTML, the image is
+// requested now, beside the code, rather than once the screen has rendered.
+const firstLogo = firstRemote === 'vote' ? embeddedPoll()?.logos[0] : undefined;
+if (firstLogo) {
+  const preload = Object.assign(document.createElement('link'), {
+    rel: 'preload',
+    as: 'image',
+    href: `/api/logos/${encodeURIComponent(firstLogo.filename)}`,
+  });
+  preload.setAttribute('fetchpriority', 'high');
+  document.head.append(preload);
+}
 
 // Async boundary: Module Federation negotiates the shared singletons (react, react-dom,
 // @tanstack/react-query) before any of the app's modules run.

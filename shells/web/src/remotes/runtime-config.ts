@@ -1,37 +1,19 @@
-import type { RemoteName, RuntimeConfig } from '@logovote/contracts';
+import { RuntimeConfig } from '@logovote/contracts/runtime-config';
+import * as z from 'zod/mini';
 
-import { REMOTES } from './registry';
+import { embeddedText } from '@logovote/web-client/page-poll';
 
 export const RUNTIME_CONFIG_URL = '/runtime-config.json';
+/** The <template> the gateway writes the runtime configuration into (shells/web/index.html). */
+const EMBEDDED_CONFIG_ID = 'logovote-runtime-config';
 
 let pending: Promise<RuntimeConfig> | null = null;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * Checks the document against the RuntimeConfig contract: every remote of the registry, no other,
- * each with a non-empty manifestUrl. Written out rather than parsed with the contract's zod schema:
- * zod would add ~26 KB (gzip) to the first load of every page that shows a remote, the voting page
- * included.
- */
-export function parseRuntimeConfig(value: unknown): RuntimeConfig {
-  const fail = (reason: string): never => {
-    throw new Error(`${RUNTIME_CONFIG_URL}: ${reason}`);
-  };
-  if (!isRecord(value) || !isRecord(value.remotes)) return fail('"remotes" must be an object');
-  const names = Object.keys(REMOTES) as RemoteName[];
-  const unknown = Object.keys(value.remotes).filter((key) => !(names as string[]).includes(key));
-  if (unknown.length > 0) fail(`unknown remotes: ${unknown.join(', ')}`);
-  const remotes = {} as RuntimeConfig['remotes'];
-  for (const name of names) {
-    const entry = value.remotes[name];
-    if (!isRecord(entry) || typeof entry.manifestUrl !== 'string' || entry.manifestUrl === '') {
-      fail(`remotes.${name}.manifestUrl must be a non-empty string`);
-    } else {
-      remotes[name] = { manifestUrl: entry.manifestUrl };
-    }
-  }
-  return { remotes };
+/** Checks a runtime configuration document against the contract's schema: every remote, no other, each with a manifestUrl. */
+export function parseRuntimeConfig(value: unknown, source: string = RUNTIME_CONFIG_URL): RuntimeConfig {
+  const result = RuntimeConfig.safeParse(value);
+  if (!result.success) throw new Error(`${source}: ${z.prettifyError(result.error)}`);
+  return result.data;
 }
 
 async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
@@ -40,14 +22,23 @@ async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
   return parseRuntimeConfig(await response.json());
 }
 
+/** The configuration the page's HTML carries (written by the gateway), if any. */
+function embeddedRuntimeConfig(): RuntimeConfig | undefined {
+  const text = embeddedText(EMBEDDED_CONFIG_ID);
+  return text ? parseRuntimeConfig(JSON.parse(text), `#${EMBEDDED_CONFIG_ID}`) : undefined;
+}
+
 /**
- * Fetches and validates /runtime-config.json once. A failed attempt is forgotten, so the next
- * caller (e.g. a 'Try again' click) fetches it again.
+ * The runtime configuration, read once: from the page's HTML when the gateway wrote it there, else
+ * fetched from /runtime-config.json. A failed attempt is forgotten, so the next caller (e.g. a 'Try
+ * again' click) fetches it again.
  */
 export function loadRuntimeConfig(): Promise<RuntimeConfig> {
-  pending ??= fetchRuntimeConfig().catch((error: unknown) => {
-    pending = null;
-    throw error;
-  });
+  pending ??= Promise.resolve()
+    .then(() => embeddedRuntimeConfig() ?? fetchRuntimeConfig())
+    .catch((error: unknown) => {
+      pending = null;
+      throw error;
+    });
   return pending;
 }
