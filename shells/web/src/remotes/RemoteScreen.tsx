@@ -1,11 +1,11 @@
 import type { RemoteName } from '@logovote/contracts';
 import { useLocation } from '@logovote/ui';
-import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ErrorInfo, type LazyExoticComponent } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 
 import { loadRemoteScreen } from './federation';
 import type { RemoteScreenProps } from './registry';
-import { RemoteErrorBoundary } from './RemoteErrorBoundary';
-import { PageLoading } from './RemoteStatus';
+import { PageLoading, RemoteFallback } from './RemoteStatus';
 
 type LazyScreen<N extends RemoteName> = LazyExoticComponent<ComponentType<RemoteScreenProps[N]>>;
 
@@ -31,6 +31,11 @@ function getLazyScreen<N extends RemoteName>(name: N): LazyScreen<N> {
   return screen;
 }
 
+function logRemoteFailure(remote: RemoteName, error: unknown, info: ErrorInfo): void {
+  // eslint-disable-next-line no-console -- the user sees the fallback; the cause goes to the console for diagnosis
+  console.error(`[LogoVote] remote "${remote}" is unavailable`, error, info.componentStack);
+}
+
 type Props<N extends RemoteName> = { remote: N; props: RemoteScreenProps[N] };
 
 /**
@@ -42,11 +47,17 @@ export function RemoteScreen<N extends RemoteName>({ remote, props }: Props<N>) 
   const { pathname } = useLocation();
   const [attempt, setAttempt] = useState(0);
   const Screen = getLazyScreen(remote) as ComponentType<RemoteScreenProps[N]>;
+  // A change of page or a 'Try again' (attempt) clears a shown failure and renders the screen again.
   return (
-    <RemoteErrorBoundary key={remote} remote={remote} resetKeys={[pathname, attempt]} onRetry={() => setAttempt((n) => n + 1)}>
+    <ErrorBoundary
+      key={remote}
+      resetKeys={[pathname, attempt]}
+      onError={(error, info) => logRemoteFailure(remote, error, info)}
+      fallbackRender={() => <RemoteFallback remote={remote} onRetry={() => setAttempt((n) => n + 1)} />}
+    >
       <Suspense fallback={<PageLoading remote={remote} />}>
         <Screen {...props} />
       </Suspense>
-    </RemoteErrorBoundary>
+    </ErrorBoundary>
   );
 }
