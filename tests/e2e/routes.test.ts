@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { launchBrowser, screenshotPath } from '../support/browser';
 import { controlComponent } from '../support/control';
 import { testStack } from '../support/stack-env';
@@ -85,5 +85,69 @@ describe('a remote that is down', () => {
     await voting.getByRole('button', { name: 'Try again' }).click();
     await voting.waitForSelector('[data-remote="vote"]', { timeout: 15_000 });
     await Promise.all([voting.close(), landing.close(), results.close()]);
+  });
+});
+
+describe('a remote that fails for a moment', () => {
+  const VOTE_PAGE = '/vote/AAAAAAAAAAAAAAAA';
+  const VOTE_MANIFEST = '**/remotes/vote/mf-manifest.json';
+
+  /**
+   * The landing page, loaded. Going to the voting page from there, only its screen loads the vote remote
+   * (on a first visit the entry module starts a load too, and a second load would hide a missing retry).
+   */
+  async function landingPage(): Promise<Page> {
+    const page = await visit('/');
+    await page.waitForSelector('[data-remote="create"]', { timeout: 15_000 });
+    return page;
+  }
+
+  /** Client-side navigation, as the shell's links do. */
+  const navigate = (page: Page, path: string) =>
+    page.evaluate((to) => {
+      window.history.pushState(null, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, path);
+
+  /** Fails the first request for `file` of the vote remote with `fail`; the count of requests for it. */
+  async function failFirstRequest(page: Page, file: string, fail: (route: Route) => Promise<void>): Promise<() => number> {
+    let requests = 0;
+    await page.route(`**/remotes/vote/${file}`, (route) => {
+      requests += 1;
+      return requests === 1 ? fail(route) : route.continue();
+    });
+    return () => requests;
+  }
+
+  // The screen appears without a click on 'Try again': a fallback, once shown, stays until then.
+  it.each([
+    { file: 'mf-manifest.json', fail: (route: Route) => route.fulfill({ status: 503, body: 'Service temporarily unavailable.' }) },
+    { file: 'remoteEntry.js', fail: (route: Route) => route.abort('connectionreset') },
+  ])('loads its screen when $file fails once, without showing the fallback', async ({ file, fail }) => {
+    const page = await landingPage();
+    const requests = await failFirstRequest(page, file, fail);
+    await navigate(page, VOTE_PAGE);
+    await page.waitForSelector('[data-remote="vote"]', { timeout: 15_000 });
+    expect(await page.locator('[data-testid="remote-fallback"]').count()).toBe(0);
+    expect(requests()).toBe(2);
+    await page.close();
+  });
+
+  it("still shows the fallback within seconds when the failure lasts, and 'Try again' loads afresh once it is over", async () => {
+    const page = await landingPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.route(VOTE_MANIFEST, (route) => route.fulfill({ status: 503 }));
+    await navigate(page, VOTE_PAGE);
+    // The retries add about a second: a remote that is down must not keep the visitor waiting.
+    await page.waitForSelector('[data-remote-fallback="vote"]', { timeout: 5_000 });
+    expect(errors.join('\n')).toContain('RemoteLoadError: Could not load logovote_vote/VotePage');
+
+    await page.unroute(VOTE_MANIFEST);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForSelector('[data-remote="vote"]', { timeout: 15_000 });
+    await page.close();
   });
 });

@@ -40,8 +40,8 @@ type Props<N extends RemoteName> = { remote: N; props: RemoteScreenProps[N] };
 
 /**
  * A remote's screen, loaded on demand. While it loads a placeholder is shown; if the remote is
- * down (manifest, remoteEntry or chunk fails) or its screen throws, only this area shows the
- * fallback with 'Try again'; the rest of the shell keeps working.
+ * down (manifest, remoteEntry or chunk still fails after a brief retry) or its screen throws, only
+ * this area shows the fallback with 'Try again'; the rest of the shell keeps working.
  */
 export function RemoteScreen<N extends RemoteName>({ remote, props }: Props<N>) {
   const { pathname } = useLocation();

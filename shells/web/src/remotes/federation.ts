@@ -1,17 +1,28 @@
 import type { RemoteName } from '@logovote/contracts';
-import { getInstance } from '@module-federation/enhanced/runtime';
+import { getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
 import type { ComponentType } from 'react';
 
 import { REMOTES, type RemoteScreenProps } from './registry';
 import { loadRuntimeConfig } from './runtime-config';
+import { remoteLoadingPlugins } from './runtime-plugins';
 import { reloadFailedStylesheets } from './stylesheet-recovery';
 
 let registration: Promise<void> | null = null;
+let instance: ModuleFederation | null = null;
 
-function federation() {
-  // Created by the Module Federation build plugin's bundler runtime before any app code runs.
-  const instance = getInstance();
-  if (!instance) throw new Error('Module Federation runtime is not initialised');
+/**
+ * The shell's Module Federation instance, with the remote loading plugins (retry, load errors) registered
+ * on first use, before any remote is: here rather than in the build plugin's `runtimePlugins`, beside the
+ * run-time registration of the remotes they serve.
+ */
+function federation(): ModuleFederation {
+  if (!instance) {
+    // Created by the Module Federation build plugin's bundler runtime before any app code runs.
+    const created = getInstance();
+    if (!created) throw new Error('Module Federation runtime is not initialised');
+    created.registerPlugins(remoteLoadingPlugins());
+    instance = created;
+  }
   return instance;
 }
 
@@ -50,9 +61,9 @@ async function loadScreen<N extends RemoteName>(name: N): Promise<ComponentType<
 const screens = new Map<RemoteName, Promise<ComponentType<never>>>();
 
 /**
- * Loads the screen component a remote exposes (manifest → remoteEntry → exposed chunk), once: the
- * entry module may have started it already (see index.ts). A failed load is forgotten, so the next
- * call ('Try again') starts afresh.
+ * Loads the screen component a remote exposes (manifest → remoteEntry → exposed chunk, each retried
+ * briefly: see runtime-plugins.ts), once: the entry module may have started it already (see index.ts).
+ * A failed load is forgotten, so the next call ('Try again') starts afresh.
  */
 export function loadRemoteScreen<N extends RemoteName>(name: N): Promise<ComponentType<RemoteScreenProps[N]>> {
   let screen = screens.get(name) as Promise<ComponentType<RemoteScreenProps[N]>> | undefined;
