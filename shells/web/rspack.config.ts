@@ -7,6 +7,8 @@ import { CopyRspackPlugin, HtmlRspackPlugin, type Configuration } from '@rspack/
 
 import { baseConfig, buildMode, sharedModules } from '../../mfes/rspack.remote';
 
+type SharedConfig = { singleton: boolean; requiredVersion: string; version?: string; eager?: boolean };
+
 const projectDir = __dirname;
 
 /**
@@ -26,9 +28,10 @@ const EAGER_SHARED = new Set([
   '@radix-ui/react-slot',
 ]);
 
-function shellSharedModules() {
+function shellSharedModules(): Record<string, SharedConfig> {
+  const shared: Record<string, SharedConfig> = sharedModules(projectDir);
   return Object.fromEntries(
-    Object.entries(sharedModules(projectDir)).map(([name, config]) => [name, EAGER_SHARED.has(name) ? { ...config, eager: true } : config]),
+    Object.entries(shared).map(([name, config]) => [name, EAGER_SHARED.has(name) ? { ...config, eager: true } : config]),
   );
 }
 

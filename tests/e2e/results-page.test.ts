@@ -1,6 +1,6 @@
 import type { CreatedSession } from '@logovote/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { createPoll, visitPollScreen, voteThroughApi } from '../support/polls';
+import { createPoll, visitPollScreen, voteThroughApi, withoutEmbeddedPoll } from '../support/polls';
 import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
@@ -71,6 +71,7 @@ describe('the results page while it loads, for a missing poll, and when the poll
     const page = await openDevice(viewport);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    await withoutEmbeddedPoll(page, `/results/${session.sessionId}`);
     await page.route(`**/api/sessions/${session.sessionId}`, async (route) => {
       await released;
       await route.continue();
@@ -97,6 +98,7 @@ describe('the results page while it loads, for a missing poll, and when the poll
   it('offers a retry when the results cannot be loaded for another reason than a missing poll', async () => {
     const session = await createPoll({ logos: ['logo-ring.png', 'logo-square.png'] });
     const page = await openDevice('desktop');
+    await withoutEmbeddedPoll(page, `/results/${session.sessionId}`);
     await page.route(`**/api/sessions/${session.sessionId}`, (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service temporarily unavailable."}' }),
     );

@@ -1,6 +1,6 @@
 import type { CreatedSession, MyVote, ProofRequired } from '@logovote/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { apiVoter, createPoll, getPoll, randomFingerprint, visitPollScreen, voteThroughApi } from '../support/polls';
+import { apiVoter, createPoll, getPoll, randomFingerprint, visitPollScreen, voteThroughApi, withoutEmbeddedPoll } from '../support/polls';
 import { solveVoteChallenge } from '../support/proof-of-work';
 import { testStack } from '../support/stack-env';
 import {
@@ -97,6 +97,7 @@ describe('the voting page while it loads, for a missing poll, and when the poll 
     const page = await openDevice(viewport);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    await withoutEmbeddedPoll(page, `/vote/${session.sessionId}`);
     await page.route(`**/api/sessions/${session.sessionId}`, async (route) => {
       await released;
       await route.continue();
@@ -129,6 +130,7 @@ describe('the voting page while it loads, for a missing poll, and when the poll 
   it('offers a retry when the poll cannot be loaded for another reason than its absence', async () => {
     const session = await createPoll({ logos: ['logo-ring.png', 'logo-square.png'] });
     const page = await openDevice('phone');
+    await withoutEmbeddedPoll(page, `/vote/${session.sessionId}`);
     await page.route(`**/api/sessions/${session.sessionId}`, (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service temporarily unavailable."}' }),
     );
@@ -151,7 +153,10 @@ describe('arriving on the voting page', () => {
       const page = await openDevice(viewport);
       const events = recordAnalytics(page);
       const myVoteRequest = page.waitForRequest((req) => req.url().endsWith(`/api/sessions/${session.sessionId}/my-vote`));
-      const sessionRequest = page.waitForRequest((req) => req.url().endsWith(`/api/sessions/${session.sessionId}`));
+      const sessionReads: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith(`/api/sessions/${session.sessionId}`)) sessionReads.push(request.method());
+      });
       const logoRequests = new Set<string>();
       const scripts: string[] = [];
       const logoCaching = new Set<string>();
@@ -166,8 +171,16 @@ describe('arriving on the voting page', () => {
       await visitPollScreen(page, `/vote/${session.sessionId}`, 'vote');
       await page.waitForSelector('[data-remote="vote"][data-phase="voting"]', { timeout: 15_000 });
 
-      // The session lookup (whose anti-forgery token is kept for the vote) and the my-vote check with the stored fingerprint.
-      await sessionRequest;
+      // The poll (with the anti-forgery token kept for the vote) came in the page's HTML, so the page did not
+      // ask for it again; the my-vote check carries the stored fingerprint.
+      const embedded = await page.evaluate(
+        () => (document.getElementById('logovote-poll') as HTMLTemplateElement | null)?.content.textContent,
+      );
+      expect(JSON.parse(embedded ?? 'null')).toMatchObject({
+        sessionId: session.sessionId,
+        logos: session.logos.map(({ id }) => ({ id })),
+      });
+      expect(sessionReads).toEqual([]);
       const fingerprint = (await myVoteRequest).headers()['x-client-fingerprint'];
       expect(fingerprint).toMatch(/^[0-9a-f]{16}$/);
       await expect(page.evaluate(() => localStorage.getItem('logoVotingFingerprint'))).resolves.toBe(fingerprint);

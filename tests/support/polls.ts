@@ -77,6 +77,19 @@ export async function voteThroughApi(sessionId: string, logoId: string, fingerpr
  * its states. If the remote is momentarily down (another test file stops it to test the fallback), the
  * shell's 'Try again' is used until it is back.
  */
+/**
+ * The page as the gateway sends it when the sessions service did not answer its embedding subrequest
+ * in time: without the poll in its HTML, so the browser reads the poll itself (and a test can hold or
+ * fail that read).
+ */
+export async function withoutEmbeddedPoll(page: Page, path: string): Promise<void> {
+  await page.route(`${testStack().gatewayUrl}${path}`, async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace(/<template id="logovote-poll">[^<]*<\/template>/, '');
+    await route.fulfill({ response, body: html });
+  });
+}
+
 export async function visitPollScreen(page: Page, path: string, remote: 'vote' | 'results'): Promise<Page> {
   await page.goto(`${testStack().gatewayUrl}${path}`);
   const ready = `[data-remote="${remote}"]`;

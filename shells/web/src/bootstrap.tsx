@@ -5,7 +5,8 @@ import { createRoot } from 'react-dom/client';
 
 import { App } from './App';
 import { createQueryClient } from './query-client';
-import { REMOTE_PATHS } from './remotes/route-remotes';
+import { loadRemoteScreen } from './remotes/federation';
+import { REMOTE_PATHS, remoteForPath } from './remotes/route-remotes';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -21,8 +22,23 @@ if (votePoll) {
     .catch(() => undefined);
 }
 
-createRoot(container).render(
-  <StrictMode>
-    <App queryClient={createQueryClient()} />
-  </StrictMode>,
+/**
+ * How long the first render waits for the page's remote screen. Rendered together, the screen shows
+ * at once; rendered before it, the page shows 'Loading…' and React then holds the screen back for
+ * 300 ms after that placeholder appeared. A remote slower than this gets the placeholder.
+ */
+const FIRST_SCREEN_WAIT_MS = 1000;
+
+const firstRemote = remoteForPath(window.location.pathname);
+const firstScreen = firstRemote ? loadRemoteScreen(firstRemote).catch(() => undefined) : undefined;
+const waitForFirstScreen = firstScreen
+  ? Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))])
+  : undefined;
+
+void Promise.resolve(waitForFirstScreen).then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <App queryClient={createQueryClient()} />
+    </StrictMode>,
+  ),
 );

@@ -13,9 +13,11 @@ watchStylesheetFailures();
 const firstRemote = remoteForPath(window.location.pathname);
 if (firstRemote) loadRemoteScreen(firstRemote).catch(() => undefined);
 
-// The voting page's largest paint is its first logo: with the poll in the page's HTML, the image is
-// requested now, beside the code, rather than once the screen has rendered.
-const firstLogo = firstRemote === 'vote' ? embeddedPoll()?.logos[0] : undefined;
+// A poll's page paints its first logo largest (the voting page's first, the results' most voted):
+// with the poll in the page's HTML, the image is requested now, beside the code, rather than once the
+// screen has rendered.
+const poll = firstRemote === 'vote' || firstRemote === 'results' ? embeddedPoll() : undefined;
+const firstLogo = firstRemote === 'results' ? poll?.logos.toSorted((a, b) => b.voteCount - a.voteCount)[0] : poll?.logos[0];
 if (firstLogo) {
   const preload = Object.assign(document.createElement('link'), {
     rel: 'preload',

@@ -3,7 +3,7 @@ import { useLocation } from '@logovote/ui';
 import { lazy, Suspense, useState, type ComponentType, type ErrorInfo, type LazyExoticComponent } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 
-import { loadRemoteScreen } from './federation';
+import { loadedRemoteScreen, loadRemoteScreen } from './federation';
 import type { RemoteScreenProps } from './registry';
 import { PageLoading, RemoteFallback } from './RemoteStatus';
 
@@ -46,7 +46,7 @@ type Props<N extends RemoteName> = { remote: N; props: RemoteScreenProps[N] };
 export function RemoteScreen<N extends RemoteName>({ remote, props }: Props<N>) {
   const { pathname } = useLocation();
   const [attempt, setAttempt] = useState(0);
-  const Screen = getLazyScreen(remote) as ComponentType<RemoteScreenProps[N]>;
+  const Screen = loadedRemoteScreen(remote) ?? (getLazyScreen(remote) as ComponentType<RemoteScreenProps[N]>);
   // A change of page or a 'Try again' (attempt) clears a shown failure and renders the screen again.
   return (
     <ErrorBoundary

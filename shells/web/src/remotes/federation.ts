@@ -59,6 +59,8 @@ async function loadScreen<N extends RemoteName>(name: N): Promise<ComponentType<
 }
 
 const screens = new Map<RemoteName, Promise<ComponentType<never>>>();
+/** Screens whose load has finished, for a synchronous render (see loadedRemoteScreen). */
+const loadedScreens = new Map<RemoteName, ComponentType<never>>();
 
 /**
  * Loads the screen component a remote exposes (manifest → remoteEntry → exposed chunk, each retried
@@ -70,9 +72,21 @@ export function loadRemoteScreen<N extends RemoteName>(name: N): Promise<Compone
   if (!screen) {
     screen = loadScreen(name);
     screens.set(name, screen as Promise<ComponentType<never>>);
-    screen.catch(() => {
-      if (screens.get(name) === screen) screens.delete(name);
-    });
+    screen.then(
+      (component) => loadedScreens.set(name, component as ComponentType<never>),
+      () => {
+        if (screens.get(name) === screen) screens.delete(name);
+      },
+    );
   }
   return screen;
+}
+
+/**
+ * The remote's screen if it has loaded already. Rendered directly, it shows without a Suspense
+ * fallback: React holds back content that replaces a fallback for up to 300 ms after the fallback
+ * appeared, which would delay the voting page's first logos on every arrival.
+ */
+export function loadedRemoteScreen<N extends RemoteName>(name: N): ComponentType<RemoteScreenProps[N]> | undefined {
+  return loadedScreens.get(name) as ComponentType<RemoteScreenProps[N]> | undefined;
 }
