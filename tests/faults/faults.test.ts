@@ -452,6 +452,13 @@ describe('one service killed behind the gateway', () => {
     expect([lookup.status, messageOf(lookup)]).toEqual([503, GATEWAY_UNAVAILABLE]);
     expect((await get(`/api/logos/${poll.logos[1]!.filename}`)).status).toBe(200);
     expect((await browser.vote(newFingerprint(), poll.logos[1]!.id)).status).toBe(200);
+    // The poll's pages still come, without the poll in their HTML: the browser asks for it and says what it hears.
+    for (const route of ['vote', 'results']) {
+      const page = await get(`/${route}/${poll.sessionId}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<div id="root">');
+      expect(/<template id="logovote-poll">([^<]*)<\/template>/.exec(page.body)?.[1]?.trim()).toBe('');
+    }
 
     await stack.startComponent('sessions');
     expect((await tokenFor(user, poll.sessionId)).view.totalVotes).toBe(2);

@@ -243,3 +243,36 @@ describe('CORS', () => {
     expect(answer.headers['access-control-allow-credentials']).toBeUndefined();
   });
 });
+
+describe("the poll the gateway writes into its page's HTML", () => {
+  const hostileQuestion =
+    '</template><script>alert(1)</script><img src=x onerror=alert(2)> & "quoted" <!--# echo var="runtime_config_json" -->';
+
+  it.each(['vote', 'results'])('is HTML-escaped on /%s/{id}, so no part of a question can end its <template> or run', async (route) => {
+    const poll = await createPollVia(target, [images.png, images.webp], hostileQuestion);
+    const page = await get(`/${route}/${poll.sessionId}`);
+    expect(page.status).toBe(200);
+    const embedded = /<template id="logovote-poll">([^<]*)<\/template>/.exec(page.body)?.[1];
+    expect(embedded).toBeDefined();
+    expect(page.body).not.toContain('<script>alert');
+    expect(page.body).not.toContain('<img src=x');
+    const unescaped = embedded!.replace(/&(lt|gt|quot|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[name]!);
+    expect(JSON.parse(unescaped)).toMatchObject({ sessionId: poll.sessionId, feedbackPrompt: hostileQuestion });
+  });
+
+  it('is empty for a poll that does not exist, and for a path that is not a poll id', async () => {
+    for (const path of ['/vote/AAAAAAAAAAAAAAAA', '/results/AAAAAAAAAAAAAAAA', '/vote/a%22b%3Cc', `/vote/${'A'.repeat(65)}`]) {
+      const page = await get(path);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<div id="root">');
+      expect(/<template id="logovote-poll">([^<]*)<\/template>/.exec(page.body)?.[1]?.trim() ?? '').toBe('');
+    }
+  });
+
+  it("carries the runtime configuration and a preload of the route's remote manifest", async () => {
+    const page = await get(`/vote/${sessionId}`);
+    const config = /<template id="logovote-runtime-config">([^<]*)<\/template>/.exec(page.body)?.[1]?.replace(/&quot;/g, '"');
+    expect(JSON.parse(config ?? 'null')).toEqual(JSON.parse((await get('/runtime-config.json')).body));
+    expect(page.body).toMatch(/<link rel="preload" href="[^"]*\/remotes\/vote\/mf-manifest\.json" as="fetch" crossorigin="anonymous" \/>/);
+  });
+});

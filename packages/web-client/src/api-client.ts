@@ -91,7 +91,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   async function tokenFor(sessionId: string): Promise<string | undefined> {
     if (!tokens.get(sessionId)) {
       try {
-        await getSession(sessionId);
+        await fetchSession(sessionId);
       } catch {
         // Reported below as "no token"; the write itself then fails with the server's answer.
       }
@@ -134,16 +134,25 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   /** GET /api/sessions/{id}: the poll; its anti-forgery token is cached for the writes that follow. */
-  async function getSession(sessionId: string): Promise<SessionView> {
-    const session = pagePoll?.(sessionId) ?? (await request<SessionView>(`/api/sessions/${encodeURIComponent(sessionId)}`));
+  async function fetchSession(sessionId: string): Promise<SessionView> {
+    const session = await request<SessionView>(`/api/sessions/${encodeURIComponent(sessionId)}`);
     tokens.set(sessionId, session.csrfToken);
     return session;
+  }
+
+  /**
+   * The poll: the page's copy for its first read, when the page holds one, else the server's. The
+   * page's copy leaves the token alone: that token was issued with the anti-forgery cookie of the
+   * gateway's own request, which never reached this browser; writes read the poll afresh first.
+   */
+  async function getSession(sessionId: string): Promise<SessionView> {
+    return pagePoll?.(sessionId) ?? fetchSession(sessionId);
   }
 
   /** The session lookup made before notify and before voting, for a fresh token. */
   async function refreshSession(sessionId: string): Promise<SessionView> {
     try {
-      return await getSession(sessionId);
+      return await fetchSession(sessionId);
     } catch (error) {
       throw new Error(MESSAGES.tokenRefreshFailed, { cause: error });
     }

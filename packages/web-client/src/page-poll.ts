@@ -34,11 +34,14 @@ const PAGE_POLL_FRESH_MS = 60_000;
  * The embedded poll, once, for the first read of that poll on this page and only while fresh: later
  * reads (the results page's next visit, the token refresh before a vote) ask the server.
  */
-export function pagePollReader(now: () => number = () => performance.now()): (sessionId: string) => SessionView | undefined {
+export function pagePollReader(
+  read: () => SessionView | undefined = embeddedPoll,
+  now: () => number = () => performance.now(),
+): (sessionId: string) => SessionView | undefined {
   let unread = true;
   return (sessionId) => {
     if (!unread) return undefined;
-    const poll = embeddedPoll();
+    const poll = read();
     if (poll?.sessionId !== sessionId) return undefined;
     unread = false;
     return now() <= PAGE_POLL_FRESH_MS ? poll : undefined;

@@ -274,3 +274,44 @@ describe('notify, my-vote and vote', () => {
     });
   });
 });
+
+describe("the page's own copy of the poll, and the my-vote read started ahead", () => {
+  const pageClient = (pagePoll: (sessionId: string) => ReturnType<typeof session> | undefined) =>
+    createApiClient({ baseUrl, pagePoll, warn: (message) => warnings.push(message) });
+
+  it("answers the first read from the page's copy without a request, then asks the server", async () => {
+    let unread = true;
+    const api = pageClient((id) => (id === SESSION && unread ? ((unread = false), session('from-the-page')) : undefined));
+    answer = () => ({ status: 200, json: session('from-the-server') });
+    await expect(api.getSession(SESSION)).resolves.toMatchObject({ sessionId: SESSION });
+    expect(seen).toHaveLength(0);
+    await expect(api.getSession(SESSION)).resolves.toMatchObject({ csrfToken: 'from-the-server' });
+    expect(seen.map(({ url }) => url)).toEqual([`/api/sessions/${SESSION}`]);
+  });
+
+  it("never takes the page copy's token for a write: the write reads the poll afresh first", async () => {
+    const api = pageClient(() => session('issued-to-the-gateway'));
+    answer = ({ method }) =>
+      method === 'GET' ? { status: 200, json: session('issued-to-this-browser') } : { status: 200, json: { logoId: 'L1' } };
+    await api.getSession(SESSION);
+    await api.submitVote(SESSION, 'L1', '0123456789abcdef');
+    const vote = seen.find(({ method }) => method === 'POST');
+    expect(vote?.headers['x-csrf-token']).toBe('issued-to-this-browser');
+  });
+
+  it('hands a my-vote read started ahead to the first getMyVote for the same poll and fingerprint, once', async () => {
+    const api = client();
+    answer = () => ({ status: 200, json: { hasVoted: true, logoId: 'L2' } });
+    api.prefetchMyVote(SESSION, '0123456789abcdef');
+    api.prefetchMyVote(SESSION, '0123456789abcdef');
+    await expect(api.getMyVote(SESSION, '0123456789abcdef')).resolves.toEqual({ hasVoted: true, logoId: 'L2' });
+    expect(seen).toHaveLength(1);
+    await api.getMyVote(SESSION, '0123456789abcdef');
+    await api.getMyVote(SESSION, 'fedcba9876543210');
+    expect(seen.map(({ headers }) => headers['x-client-fingerprint'])).toEqual([
+      '0123456789abcdef',
+      '0123456789abcdef',
+      'fedcba9876543210',
+    ]);
+  });
+});
