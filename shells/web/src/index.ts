@@ -13,16 +13,15 @@ watchStylesheetFailures();
 const firstRemote = remoteForPath(window.location.pathname);
 if (firstRemote) loadRemoteScreen(firstRemote).catch(() => undefined);
 
-// A poll's page paints its first logo largest (the voting page's first, the results' most voted):
-// with the poll in the page's HTML, the image is requested now, beside the code, rather than once the
-// screen has rendered.
-const poll = firstRemote === 'vote' || firstRemote === 'results' ? embeddedPoll() : undefined;
-const firstLogo = firstRemote === 'results' ? poll?.logos.toSorted((a, b) => b.voteCount - a.voteCount)[0] : poll?.logos[0];
-if (firstLogo) {
+// The results page paints its most voted logo first: with the poll in the page's HTML, that image is
+// requested now, beside the code, rather than once the screen has rendered. (The HTML itself preloads
+// a poll's first logo, the voting page's largest paint.)
+const mostVoted = firstRemote === 'results' ? embeddedPoll()?.logos.toSorted((a, b) => b.voteCount - a.voteCount)[0] : undefined;
+if (mostVoted) {
   const preload = Object.assign(document.createElement('link'), {
     rel: 'preload',
     as: 'image',
-    href: `/api/logos/${encodeURIComponent(firstLogo.filename)}`,
+    href: `/api/logos/${encodeURIComponent(mostVoted.filename)}`,
   });
   preload.setAttribute('fetchpriority', 'high');
   document.head.append(preload);
