@@ -145,6 +145,32 @@ describe('the voting page while it loads, for a missing poll, and when the poll 
   });
 });
 
+describe("the voting page's first paint, from its HTML alone", () => {
+  it('shows the first logo and the loading status before any script has run, then the screen takes over', async () => {
+    const session = await createPoll({ feedbackPrompt: PROMPT });
+    const page = await openDevice('phone');
+    let releaseScripts!: () => void;
+    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route(/\.js$/, async (route) => {
+      await scriptsReleased;
+      await route.continue();
+    });
+    await page.goto(`${testStack().gatewayUrl}/vote/${session.sessionId}`, { waitUntil: 'commit' });
+    const firstPaint = page.locator('#root > main > img');
+    await firstPaint.waitFor();
+    await page.waitForFunction(() => (document.querySelector('#root > main > img') as HTMLImageElement | null)?.complete === true);
+    await expect(firstPaint.getAttribute('src')).resolves.toBe(`/api/logos/${session.logos[0]!.filename}`);
+    await expect(page.getByRole('status').innerText()).resolves.toBe('Loading voting session...');
+    await expectNoHorizontalOverflow(page);
+    await shoot(page, 'vote-first-paint-phone');
+
+    releaseScripts();
+    await page.waitForSelector('[data-remote="vote"][data-phase="voting"]', { timeout: 15_000 });
+    await expect(page.locator('#root > main > img').count()).resolves.toBe(0);
+    await expect(currentLogo(page).getAttribute('data-logo-id')).resolves.toBe(session.logos[0]!.id);
+  });
+});
+
 describe('arriving on the voting page', () => {
   it.each(['phone', 'desktop'] as const)(
     'reports the visit, loads the poll and the visitor status, and shows the first logo with the prompt on a %s',

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { matchPath } from '@logovote/ui';
 import { api, getFingerprint } from '@logovote/web-client';
 import { createRoot } from 'react-dom/client';
@@ -35,10 +35,14 @@ const waitForFirstScreen = firstScreen
   ? Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))])
   : undefined;
 
+// A transition: React renders the page in short slices, so a phone's main thread stays responsive
+// (input is handled between them) while the first screen replaces the HTML's first paint.
 void Promise.resolve(waitForFirstScreen).then(() =>
-  createRoot(container).render(
-    <StrictMode>
-      <App queryClient={createQueryClient()} />
-    </StrictMode>,
+  startTransition(() =>
+    createRoot(container).render(
+      <StrictMode>
+        <App queryClient={createQueryClient()} />
+      </StrictMode>,
+    ),
   ),
 );
