@@ -182,7 +182,27 @@ export type RemoteOptions = {
   port: number;
   /** Exposed screens, e.g. { './VotePage': './src/VotePage.tsx' }. */
   exposes: Record<string, string>;
+  /**
+   * Markup of the screen's first paint, served as first-paint.html: the gateway writes it into the
+   * page's HTML (SSI), so the screen's largest element shows before any script has run. Inline styles
+   * only (no stylesheet has loaded by then); the screen replaces it when it renders.
+   */
+  firstPaintHtml?: string;
 };
+
+/** Emits `html` as first-paint.html. */
+function firstPaintAsset(html: string): RspackPluginInstance {
+  return {
+    apply(compiler: Compiler) {
+      const { Compilation, sources } = compiler.webpack;
+      compiler.hooks.thisCompilation.tap('FirstPaint', (compilation) => {
+        compilation.hooks.processAssets.tap({ name: 'FirstPaint', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+          compilation.emitAsset('first-paint.html', new sources.RawSource(html));
+        });
+      });
+    },
+  };
+}
 
 export function createRemoteConfig(options: RemoteOptions, argv: { mode?: string } = {}): Configuration {
   const isDev = buildMode(argv) === 'development';
@@ -194,6 +214,7 @@ export function createRemoteConfig(options: RemoteOptions, argv: { mode?: string
     entry: {},
     plugins: [
       ...(base.plugins ?? []),
+      ...(options.firstPaintHtml ? [firstPaintAsset(options.firstPaintHtml)] : []),
       new ModuleFederationPlugin({
         name,
         filename: 'remoteEntry.js',

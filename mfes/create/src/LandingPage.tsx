@@ -2,6 +2,7 @@ import { Button, Card, CardContent, Label, SpinnerIcon, Textarea, toast, Tooltip
 import { analytics, MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGOS_PER_POLL } from '@logovote/web-client';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 
+import { LANDING_TITLE } from './landing-copy';
 import { selectLogos } from './logo-selection';
 import { LogoPreviews, type ChosenLogo } from './LogoPreviews';
 import { UploadArea } from './UploadArea';
@@ -109,7 +110,7 @@ export default function LandingPage(_props: LandingPageProps) {
             <LogoMark />
             <span className="text-2xl font-bold tracking-tight">LogoVote</span>
           </div>
-          <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">Which logo do your users like best?</h1>
+          <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">{LANDING_TITLE}</h1>
           <p className="max-w-xl text-muted-foreground">
             Upload up to {MAX_LOGOS_PER_POLL} logo ideas, share the voting link, and let people pick their favourite. No account needed.
           </p>
