@@ -145,6 +145,9 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
   const results = useQuery({
     queryKey: ['results', sessionId],
     queryFn: () => api.getSession(sessionId),
+    // On arrival the page's HTML holds the poll: the results show in the first render, without a frame of
+    // 'Loading results...' that would move the footer.
+    initialData: () => api.takePagePoll(sessionId),
     // Counts change with every vote: each visit of this screen reads them afresh (no polling while it is shown).
     gcTime: 0,
   });

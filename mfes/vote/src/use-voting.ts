@@ -37,7 +37,12 @@ export type VotePhase = 'loading' | 'not-found' | 'failed' | 'confirmation' | 'v
  */
 export function useVoting(sessionId: string) {
   const queryClient = useQueryClient();
-  const session = useQuery({ queryKey: sessionKey(sessionId), queryFn: () => api.getSession(sessionId) });
+  const session = useQuery({
+    queryKey: sessionKey(sessionId),
+    queryFn: () => api.getSession(sessionId),
+    // On arrival the page's HTML holds the poll (web-client's page copy).
+    initialData: () => api.takePagePoll(sessionId),
+  });
   const fingerprint = useQuery({ queryKey: FINGERPRINT_KEY, queryFn: getFingerprint });
   const myVote = useQuery({
     queryKey: myVoteKey(sessionId, fingerprint.data),

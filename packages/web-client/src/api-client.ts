@@ -196,6 +196,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
   return {
     request,
     getSession,
+    /**
+     * The page's copy of this poll if it has not been read yet (once): a screen's first render can show
+     * the poll at once (TanStack Query's initialData) instead of a loading state for one frame.
+     */
+    takePagePoll: (sessionId: string): SessionView | undefined => pagePoll?.(sessionId),
     refreshSession,
     createSession,
 
