@@ -77,6 +77,7 @@ async function main(): Promise<void> {
       for (const audit of page.failing[category]) write(`  ${category}: ${audit.id} (${audit.score}): ${audit.title}`);
     }
     for (const warning of page.warnings) write(`  warning: ${warning}`);
+    if (page.failedRuns.length > 0) write(`  failed runs, each run again: ${page.failedRuns.join(', ')}`);
   }
   if (reportDir) write(`\nHTML reports of the median runs: ${reportDir}`);
 }

@@ -19,7 +19,9 @@ const { computeMedianRun } = await load('lighthouse/core/lib/median-run.js');
 const chromeLauncher = await load('chrome-launcher');
 const { default: puppeteer } = await load('puppeteer-core');
 
-// The machine's network is closed: Chromium's background connections would hang it. Root needs --no-sandbox.
+// The machine's network is closed: Chromium's background connections would hang it. Root needs --no-sandbox. Even so,
+// Debian's Chromium (remote extensions, Google API keys) still looks up Google's update and account hosts: the
+// resolver rules answer every name but the local ones "not found" without asking DNS.
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -30,8 +32,19 @@ const CHROME_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+/** Lighthouse sometimes fails a run on a loaded machine (NO_NAVSTART, PROTOCOL_TIMEOUT): such a run is run again, and counted. */
+const ATTEMPTS_PER_RUN = 3;
+
+/** A run Lighthouse could not complete (its runtimeError). */
+class FailedRun extends Error {
+  constructor(url, { code, message }) {
+    super(`${url}: ${code}: ${message}`);
+    this.code = code;
+  }
+}
 
 const progress = (line) => process.stderr.write(`[lighthouse] ${line}\n`);
 
@@ -57,8 +70,9 @@ async function primeAuthCache(browser, page) {
 /** One Lighthouse run (the default config: mobile, simulated throttling) in a Chromium of its own. */
 async function runOnce(request, page) {
   const chrome = await chromeLauncher.launch({ chromePath: request.chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'error' });
-  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+  let browser;
   try {
+    browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
     let extraHeaders;
     if (page.basicAuth) {
       await primeAuthCache(browser, page);
@@ -67,11 +81,25 @@ async function runOnce(request, page) {
     }
     const result = await lighthouse(page.url, { logLevel: 'error', output: 'html', extraHeaders }, undefined, await browser.newPage());
     if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
-    if (result.lhr.runtimeError) throw new Error(`${page.url}: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
-    return result;
+    if (result.lhr.runtimeError) throw new FailedRun(page.url, result.lhr.runtimeError);
+    // The user agent says only the major version (156.0.0.0).
+    return { ...result, browserVersion: await browser.version() };
   } finally {
-    await browser.disconnect();
+    await browser?.disconnect();
     await chrome.kill();
+  }
+}
+
+/** runOnce, again after a failed run, up to ATTEMPTS_PER_RUN times; the failures' codes go to `failures`. */
+async function runCompleted(request, page, failures) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce(request, page);
+    } catch (error) {
+      if (!(error instanceof FailedRun) || attempt === ATTEMPTS_PER_RUN) throw error;
+      failures.push(error.code);
+      progress(`${page.label}: ${error.message}; running it again`);
+    }
   }
 }
 
@@ -94,14 +122,14 @@ function lcpBreakdown(lhr) {
   };
 }
 
-function summarise(page, runs, median) {
+function summarise(page, runs, median, failures) {
   const lhr = median.lhr;
   const metric = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
   return {
     label: page.label,
     url: page.url,
     lighthouseVersion: lhr.lighthouseVersion,
-    userAgent: lhr.environment.hostUserAgent,
+    browserVersion: median.browserVersion,
     benchmarkIndex: lhr.environment.benchmarkIndex,
     scores: Object.fromEntries(CATEGORIES.map((category) => [category, score(lhr, category)])),
     metrics: {
@@ -119,6 +147,7 @@ function summarise(page, runs, median) {
       lcpMs: each.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
     })),
     medianRun: runs.indexOf(median),
+    failedRuns: failures,
   };
 }
 
@@ -128,12 +157,13 @@ const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 const summaries = [];
 for (const page of request.pages) {
   const runs = [];
+  const failures = [];
   for (let run = 1; run <= request.runs; run++) {
     progress(`${page.label}: run ${run} of ${request.runs}`);
-    runs.push(await runOnce(request, page));
+    runs.push(await runCompleted(request, page, failures));
   }
   const median = runs.find(({ lhr }) => lhr === computeMedianRun(runs.map((each) => each.lhr)));
   if (request.reportDir) writeFileSync(join(request.reportDir, `${page.label.replace(/[^a-z0-9]+/gi, '-')}.html`), median.report);
-  summaries.push(summarise(page, runs, median));
+  summaries.push(summarise(page, runs, median, failures));
 }
 process.stdout.write(JSON.stringify(summaries));

@@ -22,7 +22,8 @@ export interface LighthouseSummary {
   label: string;
   url: string;
   lighthouseVersion: string;
-  userAgent: string;
+  /** As Chromium names itself: `HeadlessChrome/156.0.8078.79`. */
+  browserVersion: string;
   /** Lighthouse's measure of this machine's speed (its BenchmarkIndex): the simulation scales CPU work by it. */
   benchmarkIndex: number;
   /** 0 to 100, of the median run. */
@@ -36,6 +37,8 @@ export interface LighthouseSummary {
   /** Every run's performance score and LCP; `medianRun` indexes the one reported. */
   runs: { performance: number; lcpMs: number }[];
   medianRun: number;
+  /** The codes of the runs Lighthouse could not complete, each run again (NO_NAVSTART, PROTOCOL_TIMEOUT, ...). */
+  failedRuns: string[];
 }
 
 /** Runs Lighthouse `runs` times on each page, one Chromium at a time, and resolves with each page's median run. */
