@@ -15,6 +15,7 @@ import { runNpmScript } from './lib/build';
 import { loopbackRange, metricValue, runK6, type K6Run } from './lib/bench-k6';
 import { writeLargeLogos } from './lib/bench-fixtures';
 import { measurePageLoad, MOBILE_PROFILE, type PageLoad } from './lib/bench-page-load';
+import { LIGHTHOUSE_RUNS, measureLighthouseLevel, type LighthouseLevel } from './lib/bench-lighthouse';
 import { measureProofOfWork, type ProofOfWorkResults } from './lib/bench-proof-of-work';
 import { findPid, residentBytes, sampleMemory, type WatchedProcess } from './lib/bench-processes';
 import { measureRawUpsertRate, measureReadCosts, removeRawUpserts } from './lib/bench-database';
@@ -114,7 +115,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   refuseIfAnotherBenchRuns(join(repoRoot, '.run', 'bench'));
   const loadAtStart = loadavg();
-  ensureInfraInstalled(['postgresql', 'ferretdb', 'minio', 'maildev', 'nginx', 'chromium', 'k6']);
+  ensureInfraInstalled(['postgresql', 'ferretdb', 'minio', 'maildev', 'nginx', 'chromium', 'k6', 'lighthouse']);
   const skipBuild = process.env.LOGOVOTE_SKIP_BUILD === '1';
   const buildStarted = Date.now();
   if (!skipBuild) {
@@ -147,17 +148,24 @@ async function main(): Promise<void> {
     await sleep(5000);
     const atRest = Object.fromEntries(processes.map(({ name, pid }) => [name, residentBytes(pid)]));
 
-    // First, on the empty store: the hot paths at 0, 100 000 and 1 000 000 stored votes. Every later
-    // section then runs with a million votes stored.
+    // First, on the empty store: the hot paths at 0, 100 000 and 1 000 000 stored votes, and Lighthouse on the
+    // pages of the first poll at 0 and 100 000. Every later section then runs with a million votes stored.
     log('scale: creating the polls');
     const scalePolls = (await createPolls(gateway, SCALE_POLLS)).polls;
+    const adminAuthorization = `Basic ${Buffer.from(`${stack.secrets.adminUser}:${stack.secrets.adminPassword}`).toString('base64')}`;
+    const lighthouse: LighthouseLevel[] = [];
     const scale = await runScaleSection({
       gateway,
       mongoUri: stack.mongoUri,
       polls: scalePolls,
-      adminAuthorization: `Basic ${Buffer.from(`${stack.secrets.adminUser}:${stack.secrets.adminPassword}`).toString('base64')}`,
+      adminAuthorization,
       outDir,
       processes,
+      measurePages: async (storedVotes) => {
+        log(`Lighthouse at ${storedVotes.toLocaleString('en')} stored votes: four pages, ${LIGHTHOUSE_RUNS} runs each`);
+        const admin = { username: stack.secrets.adminUser, password: stack.secrets.adminPassword };
+        lighthouse.push(await measureLighthouseLevel({ gateway, pollId: scalePolls[0]!.sessionId, admin, storedVotes }));
+      },
       log,
     });
 
@@ -343,6 +351,7 @@ async function main(): Promise<void> {
       logos: { ...logoRuns, sizes, clients: LOGO_CLIENTS, roundSeconds: LOGO_ROUND_SECONDS },
       creation: { run: creation, sizes: large.sizes },
       page: { loads: pageLoads, medianLcpMs: median(pageLoads.map((load) => load.lcpMs)), cpuOnly },
+      lighthouse,
       proofOfWork,
       memory: { atRest, underStorm },
       scale,

@@ -3,6 +3,8 @@ import { metricValue, type K6Run } from './bench-k6';
 import { MOBILE_PROFILE, type PageLoad } from './bench-page-load';
 import type { RawUpsertResult, ReadCosts } from './bench-database';
 import type { ProofOfWorkResults } from './bench-proof-of-work';
+import { LIGHTHOUSE_RUNS, type LighthouseLevel } from './bench-lighthouse';
+import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseCategory, type LighthouseSummary } from './lighthouse';
 import { BULK_BATCH, FLOW_VUS, PROBED, SCALE_POLLS, probeMs, type ScaleResults } from './bench-scale';
 
 export interface StormStep {
@@ -45,6 +47,8 @@ export interface BenchResults {
   logos: { gateway: K6Run[]; nginxStatic: K6Run[]; sizes: number[]; clients: number; roundSeconds: number };
   creation: { run: K6Run; sizes: number[] };
   page: { loads: PageLoad[]; medianLcpMs: number; cpuOnly: PageLoad };
+  /** On the empty store and with 100 000 votes stored. */
+  lighthouse: LighthouseLevel[];
   proofOfWork: ProofOfWorkResults;
   memory: { atRest: Record<string, number>; underStorm: Record<string, { peak: number; mean: number }> };
   scale: ScaleResults;
@@ -60,6 +64,14 @@ export const BUDGETS = {
 
 /** Budgets of issue 15: the step-up proof of work, for a phone four times slower than this machine, and for a script. */
 export const PROOF_OF_WORK_BUDGETS = { phoneSolveMs: 1500, scriptCpuMs: 250 } as const;
+
+/** Budgets of issue 16: Lighthouse (mobile), performance and LCP on the voters' pages, the other categories on every page. */
+export const LIGHTHOUSE_BUDGETS = {
+  performancePages: ['/', '/vote/:id', '/results/:id'],
+  performance: 100,
+  lcpMs: 1500,
+  otherCategories: 100,
+} as const;
 
 /** Budgets of issue 14: at 100 000 stored votes (p95), and at 1 000 000 within a factor of that. */
 export const SCALE_BUDGETS = {
@@ -169,6 +181,146 @@ sometimes up to twice it.
   return { budgetRows, section, misses };
 }
 
+const CATEGORY_LABELS: Record<LighthouseCategory, string> = {
+  performance: 'performance',
+  accessibility: 'accessibility',
+  'best-practices': 'best practices',
+  seo: 'SEO',
+};
+
+/** Lighthouse on the four pages, on the empty store and with 100 000 votes stored: budget rows, a section, and why a budget is missed. */
+export function renderLighthouse(levels: LighthouseLevel[]): { budgetRows: string[][]; section: string; misses: string[] } {
+  const storeName = (level: LighthouseLevel) =>
+    level.storedVotes === 0 ? 'empty store' : `${level.storedVotes.toLocaleString('en')} votes`;
+  const sizes = levels.map(storeName).join(' / ');
+  const pageAt = (level: LighthouseLevel, label: string) => level.pages.find((page) => page.label === label);
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const elementName = (page: LighthouseSummary) => cell(lcpElementName(page).replace(/^(.{60}).+? \(`/, '$1… (`'));
+
+  const budgetRows: string[][] = [];
+  for (const label of LIGHTHOUSE_BUDGETS.performancePages) {
+    const pages = levels.map((level) => pageAt(level, label));
+    const scores = pages.map((page) => page?.scores.performance ?? Number.NaN);
+    const lcps = pages.map((page) => page?.metrics.lcpMs ?? Number.NaN);
+    budgetRows.push(
+      [
+        `Lighthouse \`${label}\`: performance score, mobile (median run of ${LIGHTHOUSE_RUNS}), ${sizes}`,
+        scores.map((score) => `**${fixed(score)}**`).join(' / '),
+        `${LIGHTHOUSE_BUDGETS.performance}`,
+        verdict(pages.length > 0 && scores.every((score) => score >= LIGHTHOUSE_BUDGETS.performance)),
+      ],
+      [
+        `Lighthouse \`${label}\`: Largest Contentful Paint, mobile (median run of ${LIGHTHOUSE_RUNS}), ${sizes}`,
+        lcps.map((lcp) => `**${seconds(lcp)}**`).join(' / '),
+        `≤ ${seconds(LIGHTHOUSE_BUDGETS.lcpMs)}`,
+        verdict(pages.length > 0 && lcps.every((lcp) => lcp <= LIGHTHOUSE_BUDGETS.lcpMs)),
+      ],
+    );
+  }
+  const measured = levels.flatMap((level) => level.pages.map((page) => ({ level, page })));
+  const pageLabels = [...new Set(measured.map(({ page }) => page.label))];
+  for (const category of LIGHTHOUSE_CATEGORIES.filter((each) => each !== 'performance')) {
+    const lowest = Math.min(...measured.map(({ page }) => page.scores[category]));
+    const where = measured
+      .filter(({ page }) => page.scores[category] === lowest)
+      .map(({ level, page }) => `\`${page.label}\`, ${storeName(level)}`)
+      .join('; ');
+    budgetRows.push([
+      `Lighthouse ${CATEGORY_LABELS[category]} score, lowest of ${pageLabels.map((label) => `\`${label}\``).join(', ')} (${sizes})`,
+      `**${fixed(lowest)}**${lowest < LIGHTHOUSE_BUDGETS.otherCategories ? ` (${where})` : ''}`,
+      `${LIGHTHOUSE_BUDGETS.otherCategories}`,
+      verdict(measured.length > 0 && lowest >= LIGHTHOUSE_BUDGETS.otherCategories),
+    ]);
+  }
+
+  const rows = measured.map(({ level, page }) => [
+    `\`${page.label}\``,
+    storeName(level),
+    `**${fixed(page.scores.performance)}** (${page.runs.map((run) => fixed(run.performance)).join(', ')})`,
+    seconds(page.metrics.lcpMs),
+    seconds(page.metrics.fcpMs),
+    ms(page.metrics.tbtMs),
+    fixed(page.metrics.cls, 3),
+    fixed(page.scores.accessibility),
+    fixed(page.scores['best-practices']),
+    fixed(page.scores.seo),
+    elementName(page),
+  ]);
+  const notPassed = measured.flatMap(({ level, page }) => {
+    const audits = LIGHTHOUSE_CATEGORIES.flatMap((category) =>
+      page.failing[category].map((audit) => `${CATEGORY_LABELS[category]} \`${audit.id}\` ${fixed(audit.score, 2)}`),
+    );
+    return audits.length > 0 ? [`- \`${page.label}\`, ${storeName(level)}: ${audits.join(', ')}`] : [];
+  });
+  const lcpParts = measured.map(({ level, page }) => {
+    const parts = Object.entries(page.lcp.partsMs).map(([part, value]) => `${part} ${ms(value)}`);
+    return `- \`${page.label}\`, ${storeName(level)}: ${parts.length > 0 ? parts.join(', ') : 'not given'}`;
+  });
+  const benchmarkIndexes = (level: LighthouseLevel) => {
+    const indexes = level.pages.map((page) => page.benchmarkIndex);
+    return `${fixed(Math.min(...indexes))} to ${fixed(Math.max(...indexes))}`;
+  };
+  const first = measured[0]?.page;
+  const chromium = /Chrome\/([\d.]+)/.exec(first?.browserVersion ?? '')?.[1] ?? 'unknown';
+  const warnings = [...new Set(measured.flatMap(({ page }) => page.warnings))];
+  const failedRuns = measured
+    .filter(({ page }) => page.failedRuns.length > 0)
+    .map(({ level, page }) => `\`${page.label}\` (${storeName(level)}): ${page.failedRuns.join(', ')}`);
+  const section = `## Lighthouse
+
+Lighthouse ${first?.lighthouseVersion ?? 'n/a'} (\`scripts/lib/lighthouse.ts\`, \`npm run lighthouse\` for one stack) with its default
+configuration: a mobile device, simulated throttling (150 ms RTT, 1.6 Mbps, 4x CPU slowdown), on Debian's Chromium ${chromium},
+headless, one Chromium at a time. Each row is the median of ${LIGHTHOUSE_RUNS} runs by Lighthouse's \`computeMedianRun\` (the run nearest the
+median FCP and time to interactive; the performance score of every run in brackets). The measured poll is the scale
+section's first: ${levels
+    .map(
+      (level) =>
+        `with ${level.storedVotes === 0 ? 'the store empty' : `${level.storedVotes.toLocaleString('en')} votes stored`} it held ${level.pollVotes} votes (load ${load(level.load)}, Lighthouse's BenchmarkIndex of the machine ${benchmarkIndexes(level)})`,
+    )
+    .join('; ')}. \`/admin/polls\` is loaded with the admin's Basic credentials.
+
+${table(['Page', 'Data', 'Performance', 'LCP', 'FCP', 'TBT', 'CLS', 'Accessibility', 'Best practices', 'SEO', 'LCP element'], rows)}
+
+Lighthouse loads the page unthrottled and simulates the mobile network and CPU from what it recorded (150 ms round
+trips at 1.6 Mbps), while the Fast 3G figure above throttles a real load (${MOBILE_PROFILE.latencyMs} ms added to every request);
+both slow the CPU 4x, so the two LCPs differ by method. The LCP element comes from the \`lcp-breakdown-insight\` audit
+(Lighthouse 13 replaced \`largest-contentful-paint-element\` by it), which also splits the unthrottled load's LCP into its parts:
+
+${lcpParts.join('\n')}
+
+Scored audits not fully passed in the median runs (score 0 to 1):
+
+${notPassed.length > 0 ? notPassed.join('\n') : 'none.'}
+${failedRuns.length > 0 ? `\nRuns Lighthouse could not complete, each run again: ${failedRuns.join('; ')}.\n` : ''}${warnings.length > 0 ? `\nLighthouse's warnings: ${warnings.map((warning) => cell(warning)).join(' ')}\n` : ''}`;
+
+  const misses: string[] = [];
+  const slow = LIGHTHOUSE_BUDGETS.performancePages.flatMap((label) =>
+    levels.flatMap((level) => {
+      const page = pageAt(level, label);
+      return page && (page.scores.performance < LIGHTHOUSE_BUDGETS.performance || page.metrics.lcpMs > LIGHTHOUSE_BUDGETS.lcpMs)
+        ? [
+            `\`${label}\` (${storeName(level)}): ${fixed(page.scores.performance)}, LCP ${seconds(page.metrics.lcpMs)} (${elementName(page)})`,
+          ]
+        : [];
+    }),
+  );
+  if (slow.length > 0) {
+    misses.push(`**Lighthouse, performance.** Under ${LIGHTHOUSE_BUDGETS.performance} or an LCP over ${seconds(LIGHTHOUSE_BUDGETS.lcpMs)}: ${slow.join('; ')}.
+The audits that cost points and the LCP's parts are in "Lighthouse" below.`);
+  }
+  const short = measured.filter(({ page }) =>
+    LIGHTHOUSE_CATEGORIES.some((category) => category !== 'performance' && page.scores[category] < LIGHTHOUSE_BUDGETS.otherCategories),
+  );
+  if (short.length > 0) {
+    misses.push(
+      `**Lighthouse, accessibility, best practices and SEO.** Under ${LIGHTHOUSE_BUDGETS.otherCategories} on ${short
+        .map(({ level, page }) => `\`${page.label}\` (${storeName(level)})`)
+        .join(', ')}: the failing audits are listed in "Lighthouse" below.`,
+    );
+  }
+  return { budgetRows, section, misses };
+}
+
 /** The scale section: real voter flows to 100 000 votes, and the hot paths at 0, 100 000 and 1 000 000. */
 function renderScale(scale: ScaleResults): { budgetRows: string[][]; section: string } {
   const [, hundredThousand, million] = scale.probes;
@@ -264,6 +416,7 @@ export function renderReport(results: BenchResults): string {
   const { machine, raw, storm, exact, readCosts, logos, creation, page, memory } = results;
   const scale = renderScale(results.scale);
   const proofOfWork = renderProofOfWork(results.proofOfWork);
+  const lighthouse = renderLighthouse(results.lighthouse);
   const sustainedRate = sustainedVoteRate(storm.steps)?.achievedRate ?? 0;
   // The storm ran between the two raw measurements: its reference is their mean.
   const rawRate = (raw.before.perSecond + raw.after.perSecond) / 2;
@@ -310,6 +463,7 @@ export function renderReport(results: BenchResults): string {
       `≤ ${seconds(BUDGETS.lcpMs)}`,
       verdict(met.lcp),
     ],
+    ...lighthouse.budgetRows,
     ...scale.budgetRows,
     ...proofOfWork.budgetRows,
     [
@@ -421,6 +575,7 @@ the micro-frontend architecture does not do today.`);
     misses.push(`**Counts.** ${exact.mismatches} logo counts differ from the votes k6 saw acknowledged (${exact.votes} counted,
 ${exact.expectedVotes} expected, ${exact.uncertain} votes without an answer, whose outcome is unknown).`);
   }
+  misses.push(...lighthouse.misses);
   misses.push(...proofOfWork.misses);
 
   return `# LogoVote performance
@@ -591,6 +746,7 @@ Every request until the first logo arrived (ms from navigation start):
 
 ${table(['Request', 'Type', 'Start', 'End', 'Body'], waterfallRows)}
 
+${lighthouse.section}
 ${proofOfWork.section}
 ## Memory
 

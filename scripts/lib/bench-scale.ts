@@ -2,6 +2,7 @@
  * The scale section of `npm run bench`: real voter flows through the gateway until 100 000 votes are
  * stored, the hot paths timed at 0, 100 000 and 1 000 000 stored votes (the last 900 000 written by the
  * product's own data-access code, as votes and their ledger revisions), and the counts checked exact.
+ * The pages are measured (Lighthouse) at 0 and 100 000 through `measurePages`.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -61,6 +62,8 @@ interface ScaleOptions {
   outDir: string;
   /** The stack's processes, whose CPU use during the flows is reported. */
   processes: WatchedProcess[];
+  /** Called after the probe on the empty store and after the one at 100 000 votes, before the bulk load: the bench's Lighthouse step. */
+  measurePages: (storedVotes: number) => Promise<void>;
   log: (line: string) => void;
 }
 
@@ -167,6 +170,7 @@ export async function runScaleSection(options: ScaleOptions): Promise<ScaleResul
   const pollsFile = join(outDir, 'scale-polls.json');
   writeFileSync(pollsFile, JSON.stringify(polls));
   const probes = [await probe(options, 0, 0, pollsFile)];
+  await options.measurePages(0);
 
   const batches = FLOW_VOTES / (FLOW_VUS * FLOW_ITERATIONS);
   log(
@@ -207,6 +211,7 @@ export async function runScaleSection(options: ScaleOptions): Promise<ScaleResul
   const pendingAtProbe = [await foldersCaughtUp(options.mongoUri)];
   log(`  ${pendingAtProbe[0]} votes left to fold`);
   probes.push(await probe(options, 1, FLOW_VOTES + PROBE_ITERATIONS, pollsFile));
+  await options.measurePages(FLOW_VOTES + PROBE_ITERATIONS);
 
   const expected = expectedCounts(polls, batches, 2);
   const counted = await countedVotes(options.gateway, polls);
