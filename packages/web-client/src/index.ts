@@ -31,7 +31,6 @@ export {
   type FingerprintSource,
 } from './fingerprint';
 export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProps } from './analytics';
-export { embeddedPoll, pagePollReader } from './page-poll';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver

@@ -16,7 +16,7 @@ export function embeddedText(id: string): string | undefined {
 }
 
 /** The poll embedded in the page, if it is one (the gateway embeds nothing when the service does not answer with the poll). */
-export function embeddedPoll(): SessionView | undefined {
+function embeddedPoll(): SessionView | undefined {
   const text = embeddedText(PAGE_POLL_ELEMENT_ID);
   if (!text) return undefined;
   try {

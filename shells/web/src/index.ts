@@ -1,5 +1,3 @@
-import { embeddedPoll } from '@logovote/web-client/page-poll';
-
 import { loadRemoteScreen } from './remotes/federation';
 import { remoteForPath } from './remotes/route-remotes';
 import { watchStylesheetFailures } from './remotes/stylesheet-recovery';
@@ -12,20 +10,6 @@ watchStylesheetFailures();
 // reported where the screen renders (RemoteScreen), which loads it through the same call.
 const firstRemote = remoteForPath(window.location.pathname);
 if (firstRemote) loadRemoteScreen(firstRemote).catch(() => undefined);
-
-// The results page paints its most voted logo first: with the poll in the page's HTML, that image is
-// requested now, beside the code, rather than once the screen has rendered. (The HTML itself preloads
-// a poll's first logo, the voting page's largest paint.)
-const mostVoted = firstRemote === 'results' ? embeddedPoll()?.logos.toSorted((a, b) => b.voteCount - a.voteCount)[0] : undefined;
-if (mostVoted) {
-  const preload = Object.assign(document.createElement('link'), {
-    rel: 'preload',
-    as: 'image',
-    href: `/api/logos/${encodeURIComponent(mostVoted.filename)}`,
-  });
-  preload.setAttribute('fetchpriority', 'high');
-  document.head.append(preload);
-}
 
 // Async boundary: Module Federation negotiates the shared singletons (react, react-dom,
 // @tanstack/react-query) before any of the app's modules run.
