@@ -7,7 +7,7 @@ import { CopyRspackPlugin, HtmlRspackPlugin, type Configuration } from '@rspack/
 
 import { baseConfig, buildMode, sharedModules } from '../../mfes/rspack.remote';
 
-type SharedConfig = { singleton: boolean; requiredVersion: string; version?: string; eager?: boolean };
+type SharedConfig = { singleton: boolean; requiredVersion: string | false; version?: string; eager?: boolean };
 
 const projectDir = __dirname;
 
@@ -15,7 +15,10 @@ const projectDir = __dirname;
  * Shared libraries every page's first screen runs on. The shell provides them eagerly, inside its
  * entry script: otherwise the Module Federation runtime requests them only once that script runs, one
  * after another as it resolves each (four round trips in a row on a phone before anything renders).
- * Remotes still share them as before: the shell's copies are the ones loaded first.
+ * Remotes still share them as before: the shell's copies are the ones loaded first. For the same reason
+ * the shell does not check their versions against its own ranges: at start-up its own copies are the only
+ * ones registered, so the check could only compare the shell with itself, and it is the runtime's most
+ * costly step on a phone (parsing version ranges, ~40 ms at Lighthouse's 4x CPU). Remotes still check theirs.
  */
 const EAGER_SHARED = new Set([
   'react',
@@ -31,7 +34,10 @@ const EAGER_SHARED = new Set([
 function shellSharedModules(): Record<string, SharedConfig> {
   const shared: Record<string, SharedConfig> = sharedModules(projectDir);
   return Object.fromEntries(
-    Object.entries(shared).map(([name, config]) => [name, EAGER_SHARED.has(name) ? { ...config, eager: true } : config]),
+    Object.entries(shared).map(([name, config]) => [
+      name,
+      EAGER_SHARED.has(name) ? { ...config, eager: true, requiredVersion: false } : config,
+    ]),
   );
 }
 

@@ -140,6 +140,17 @@ function Results({ session }: { session: SessionView }) {
   );
 }
 
+/**
+ * The page's copy of a poll (web-client gives it once), kept from the first read until the screen that read
+ * it has mounted. React renders the screen in slices and may start a render again; with gcTime 0 the query
+ * built by the first attempt is dropped in between, and the next attempt needs the same copy again.
+ */
+const pagePollsBeforeMount = new Map<string, SessionView | undefined>();
+function pagePollBeforeMount(sessionId: string): SessionView | undefined {
+  if (!pagePollsBeforeMount.has(sessionId)) pagePollsBeforeMount.set(sessionId, api.takePagePoll(sessionId));
+  return pagePollsBeforeMount.get(sessionId);
+}
+
 /** Results page (spec sections 2, 4 and 8, route `/results/:sessionId`). */
 export default function ResultsPage({ sessionId }: ResultsPageProps) {
   const results = useQuery({
@@ -147,10 +158,13 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
     queryFn: () => api.getSession(sessionId),
     // On arrival the page's HTML holds the poll: the results show in the first render, without a frame of
     // 'Loading results...' that would move the footer.
-    initialData: () => api.takePagePoll(sessionId),
+    initialData: () => pagePollBeforeMount(sessionId),
     // Counts change with every vote: each visit of this screen reads them afresh (no polling while it is shown).
     gcTime: 0,
   });
+  useEffect(() => {
+    pagePollsBeforeMount.delete(sessionId);
+  }, [sessionId]);
 
   const reported = useRef<string | null>(null);
   useEffect(() => {

@@ -1,6 +1,6 @@
 import type { Logo } from '@logovote/contracts';
 import { toast } from '@logovote/ui';
-import { analytics, api, getFingerprint, HttpError } from '@logovote/web-client';
+import { analytics, api, getFingerprint, HttpError, knownFingerprint } from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 
@@ -43,10 +43,13 @@ export function useVoting(sessionId: string) {
     // On arrival the page's HTML holds the poll (web-client's page copy).
     initialData: () => api.takePagePoll(sessionId),
   });
-  const fingerprint = useQuery({ queryKey: FINGERPRINT_KEY, queryFn: getFingerprint });
+  // On arrival the shell has usually made the fingerprint and read my-vote already (bootstrap.tsx): the
+  // first render then shows the page the server's answer calls for, not 'Loading' and then the page.
+  const fingerprint = useQuery({ queryKey: FINGERPRINT_KEY, queryFn: getFingerprint, initialData: knownFingerprint });
   const myVote = useQuery({
     queryKey: myVoteKey(sessionId, fingerprint.data),
     queryFn: () => api.getMyVote(sessionId, fingerprint.data ?? ''),
+    initialData: () => (fingerprint.data ? api.takeMyVote(sessionId, fingerprint.data) : undefined),
     enabled: fingerprint.isSuccess,
   });
 

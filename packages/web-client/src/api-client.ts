@@ -192,6 +192,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const myVoteKey = (sessionId: string, fingerprint: string) => `${sessionId}\n${fingerprint}`;
   /** My-vote reads started by prefetchMyVote and not yet taken over. */
   const myVotesAhead = new Map<string, Promise<MyVote>>();
+  /** The answers of those reads once they have come. */
+  const myVotesAnswered = new Map<string, MyVote>();
 
   return {
     request,
@@ -229,16 +231,41 @@ export function createApiClient(options: ApiClientOptions = {}) {
       const key = myVoteKey(sessionId, fingerprint);
       const ahead = myVotesAhead.get(key);
       myVotesAhead.delete(key);
+      myVotesAnswered.delete(key);
       return ahead ?? readMyVote(sessionId, fingerprint);
+    },
+
+    /**
+     * The answer of a my-vote read started by prefetchMyVote, if it has come (taken over once, as by
+     * getMyVote): a screen's first render can start from the server's answer (TanStack Query's
+     * initialData) rather than render 'Loading' and then the whole screen again.
+     */
+    takeMyVote(sessionId: string, fingerprint: string): MyVote | undefined {
+      const key = myVoteKey(sessionId, fingerprint);
+      const answer = myVotesAnswered.get(key);
+      if (answer) {
+        myVotesAnswered.delete(key);
+        myVotesAhead.delete(key);
+      }
+      return answer;
     },
 
     /**
      * Starts the my-vote read of a page about to show the poll, so its answer is on its way while the
      * screen's code still loads; the screen's own getMyVote takes it over (once).
      */
-    prefetchMyVote(sessionId: string, fingerprint: string): void {
+    prefetchMyVote(sessionId: string, fingerprint: string): Promise<MyVote> {
       const key = myVoteKey(sessionId, fingerprint);
-      if (!myVotesAhead.has(key)) myVotesAhead.set(key, readMyVote(sessionId, fingerprint));
+      let ahead = myVotesAhead.get(key);
+      if (!ahead) {
+        const read = readMyVote(sessionId, fingerprint);
+        void read.then((answer) => {
+          if (myVotesAhead.get(key) === read) myVotesAnswered.set(key, answer);
+        });
+        ahead = read;
+        myVotesAhead.set(key, read);
+      }
+      return ahead;
     },
 
     /**

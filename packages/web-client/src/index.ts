@@ -45,12 +45,21 @@ export const api = createApiClient({
 export const analytics = createAnalytics();
 
 let fingerprint: Promise<string> | null = null;
+let resolvedFingerprint: string | undefined;
 
 /** This browser's fingerprint (stored or made once per page load). */
 export function getFingerprint(): Promise<string> {
-  fingerprint ??= resolveFingerprint().catch((error: unknown) => {
-    fingerprint = null;
-    throw error;
-  });
+  fingerprint ??= resolveFingerprint().then(
+    (value) => (resolvedFingerprint = value),
+    (error: unknown) => {
+      fingerprint = null;
+      throw error;
+    },
+  );
   return fingerprint;
+}
+
+/** The fingerprint getFingerprint has made, once it has (for a first render that need not wait a frame for it). */
+export function knownFingerprint(): string | undefined {
+  return resolvedFingerprint;
 }

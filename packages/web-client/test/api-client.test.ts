@@ -314,4 +314,17 @@ describe("the page's own copy of the poll, and the my-vote read started ahead", 
       'fedcba9876543210',
     ]);
   });
+
+  it('gives the answer of a my-vote read started ahead synchronously once it has come, once, and then reads again', async () => {
+    const api = client();
+    answer = () => ({ status: 200, json: { hasVoted: true, logoId: 'L2' } });
+    const ahead = api.prefetchMyVote(SESSION, '0123456789abcdef');
+    expect(api.takeMyVote(SESSION, '0123456789abcdef')).toBeUndefined();
+    await ahead;
+    expect(api.takeMyVote(SESSION, 'fedcba9876543210')).toBeUndefined();
+    expect(api.takeMyVote(SESSION, '0123456789abcdef')).toEqual({ hasVoted: true, logoId: 'L2' });
+    expect(api.takeMyVote(SESSION, '0123456789abcdef')).toBeUndefined();
+    await api.getMyVote(SESSION, '0123456789abcdef');
+    expect(seen).toHaveLength(2);
+  });
 });

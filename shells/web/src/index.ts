@@ -1,19 +1,30 @@
-import { loadRemoteScreen } from './remotes/federation';
+import { nextTask } from './next-task';
 import { remoteForPath } from './remotes/route-remotes';
 import { watchStylesheetFailures } from './remotes/stylesheet-recovery';
 
 // Before anything can fail to load: a remote's stylesheet may be the first request that does.
 watchStylesheetFailures();
 
-// The remote this page shows starts loading now (manifest, remoteEntry, screen), in parallel with
-// React rather than after it: on a slow network each of those round trips counts. Its failure is
-// reported where the screen renders (RemoteScreen), which loads it through the same call.
+// The rest of the start-up runs in tasks of its own: this script's task already holds the Module
+// Federation runtime's set-up, and one long task would keep a phone from taking input (and from
+// painting) until all of it is done.
 const firstRemote = remoteForPath(window.location.pathname);
-if (firstRemote) loadRemoteScreen(firstRemote).catch(() => undefined);
-
-// Async boundary: Module Federation negotiates the shared singletons (react, react-dom,
-// @tanstack/react-query) before any of the app's modules run.
-import('./bootstrap').catch((error: unknown) => {
-  // eslint-disable-next-line no-console -- nothing rendered yet: the browser console is the only place to report it
-  console.error('LogoVote failed to start', error);
-});
+void nextTask()
+  // The remote this page shows starts loading first (manifest, remoteEntry, screen), in parallel with
+  // React rather than after it: on a slow network each of those round trips counts. The loader's module
+  // is part of this script ("eager") but evaluated only here (its runtime-config schema is built on
+  // import). A failure is reported where the screen renders (RemoteScreen), which loads it through the
+  // same call.
+  .then(async () => {
+    if (!firstRemote) return;
+    const { loadRemoteScreen } = await import(/* webpackMode: "eager" */ './remotes/federation');
+    loadRemoteScreen(firstRemote).catch(() => undefined);
+  })
+  .then(nextTask)
+  // Async boundary: Module Federation negotiates the shared singletons (react, react-dom,
+  // @tanstack/react-query) before any of the app's modules run.
+  .then(() => import('./bootstrap'))
+  .catch((error: unknown) => {
+    // eslint-disable-next-line no-console -- nothing rendered yet: the browser console is the only place to report it
+    console.error('LogoVote failed to start', error);
+  });
