@@ -49,12 +49,34 @@ const REMOTE_DEV_ORIGINS = {
   admin: process.env.REMOTE_ADMIN_ORIGIN ?? 'http://localhost:3004',
 };
 
-export default defineConfig((_env, argv): Configuration => {
+/**
+ * The page's first script, src/start.ts, which runs the entry script once the first paint's logo is on screen.
+ * A compilation of its own: every entry of the shell's gets the Module Federation runtime and the eager shared
+ * libraries (200 kB), this one needs none of them. After the shell's (which empties dist/), under a fixed
+ * name that index.html names (revalidated like index.html: the static server caches only hashed names).
+ */
+function startScriptConfig(isDev: boolean): Configuration {
+  const base = baseConfig({ projectDir, uniqueName: 'logovote_shell_start', publicPath: '/', isDev });
+  return {
+    ...base,
+    name: 'start',
+    dependencies: ['shell'],
+    entry: { start: './src/start.ts' },
+    output: { ...base.output, filename: 'start.js', clean: false },
+  };
+}
+
+export default defineConfig((_env, argv): Configuration[] => {
   const isDev = buildMode(argv) === 'development';
+  return [shellConfig(isDev), startScriptConfig(isDev)];
+});
+
+function shellConfig(isDev: boolean): Configuration {
   // The shell is always served at the site root; deep links (/vote/x) need absolute asset URLs.
   const base = baseConfig({ projectDir, uniqueName: 'logovote_shell', publicPath: '/', isDev });
   return {
     ...base,
+    name: 'shell',
     entry: { main: './src/index.ts' },
     plugins: [
       ...(base.plugins ?? []),
@@ -64,7 +86,13 @@ export default defineConfig((_env, argv): Configuration => {
       // manifest, and a poll's data. Data is HTML-escaped (SSI echo's default), so it cannot end its <template>,
       // whose text gives it back as it was. Served any other way (the dev server) they stay comments and the
       // shell fetches what they would carry. Not minified: the minifier would drop them with the other comments.
-      new HtmlRspackPlugin({ template: './index.html', minify: false }),
+      // The entry script is preloaded, and run by start.js (see startScriptConfig).
+      new HtmlRspackPlugin({
+        template: './index.html',
+        minify: false,
+        inject: false,
+        templateParameters: (params) => ({ ...params, entryScript: entryScriptOf(params) }),
+      }),
       // Default /runtime-config.json: remotes behind the gateway at /remotes/<name>/. Deployments may override it.
       new CopyRspackPlugin({ patterns: [{ from: 'public', to: '.' }] }),
       new ModuleFederationPlugin({
@@ -96,4 +124,12 @@ export default defineConfig((_env, argv): Configuration => {
       liveReload: true,
     },
   };
-});
+}
+
+/** The URL of the shell's entry script among the HTML plugin's template parameters. */
+function entryScriptOf(params: Record<string, unknown>): string {
+  const files = (params.htmlRspackPlugin as { files: { js: string[] } }).files.js;
+  const entry = files.find((file) => /(^|\/)main\.[^/]*js$/.test(file));
+  if (!entry || files.length !== 1) throw new Error(`The shell should have one entry script named main, not ${files.join(', ')}`);
+  return entry;
+}
