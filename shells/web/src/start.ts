@@ -17,19 +17,30 @@ function startShell(entryScript: string): void {
     script.src = entryScript;
     document.head.append(script);
   };
-  // After the frame that shows the logo: a task queued from a frame callback runs once that frame is painted.
-  const afterNextPaint = () => {
-    requestAnimationFrame(() => setTimeout(start, 0));
+  // Once the logo is on screen: the browser reports it as the largest paint (after the frame has been presented,
+  // which can come after the main thread's next task). Browsers without that report: once it is decoded and the
+  // next frame has been painted.
+  const afterLogoPaint = (logo: HTMLImageElement) => {
+    if (PerformanceObserver.supportedEntryTypes.includes('largest-contentful-paint')) {
+      const observer = new PerformanceObserver((list) => {
+        if (!list.getEntries().some((entry) => (entry as LargestContentfulPaint).element === logo)) return;
+        observer.disconnect();
+        setTimeout(start, 0);
+      });
+      observer.observe({ type: 'largest-contentful-paint', buffered: true });
+      return;
+    }
+    logo
+      .decode()
+      .catch(() => undefined)
+      .then(() => requestAnimationFrame(() => setTimeout(start, 0)));
   };
 
   const logo = document.querySelector<HTMLImageElement>('#root img');
   if (!logo) {
     start();
-  } else if (logo.complete) {
-    afterNextPaint();
   } else {
-    logo.addEventListener('load', afterNextPaint, { once: true });
-    logo.addEventListener('error', start, { once: true });
+    afterLogoPaint(logo);
     setTimeout(start, LOGO_WAIT_LIMIT_MS);
   }
 }
