@@ -252,7 +252,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     /**
      * Starts the my-vote read of a page about to show the poll, so its answer is on its way while the
-     * screen's code still loads; the screen's own getMyVote takes it over (once).
+     * screen's code still loads; the screen's own getMyVote (or takeMyVote, once answered) takes it over
+     * (once). Returns the read, for a caller that waits for the answer before the first render.
      */
     prefetchMyVote(sessionId: string, fingerprint: string): Promise<MyVote> {
       const key = myVoteKey(sessionId, fingerprint);

@@ -41,6 +41,8 @@ function startShell(entryScript: string): void {
     start();
   } else {
     afterLogoPaint(logo);
+    // A logo that fails to load is never painted: nothing to wait for.
+    logo.addEventListener('error', start, { once: true });
     setTimeout(start, LOGO_WAIT_LIMIT_MS);
   }
 }
