@@ -9,6 +9,7 @@ const shared = {
   // Workspace packages are tested from source: no build needed between an edit and a test run.
   moduleNameMapper: {
     '^@logovote/(contracts|service-kit|models|media-pipeline|devstack|static-server)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@logovote/contracts/(runtime-config|voter-order)$': '<rootDir>/packages/contracts/src/$1.ts',
   },
 };
 

@@ -5,11 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import type { CreatedSession, SessionView, VoteResponse } from '@logovote/contracts';
+import type { CreatedSession, LogoOrder, SessionView, VoteResponse } from '@logovote/contracts';
 import { testStack } from './stack-env';
 import { fixture, FOUR_LOGOS } from './web';
 
-export type PollOptions = { logos?: readonly string[]; feedbackPrompt?: string };
+export type PollOptions = { logos?: readonly string[]; feedbackPrompt?: string; logoOrder?: LogoOrder };
 
 /** POST /api/sessions with fixture images (tests/fixtures); the four logos of FOUR_LOGOS by default. */
 export async function createPoll(options: PollOptions = {}): Promise<CreatedSession> {
@@ -19,6 +19,7 @@ export async function createPoll(options: PollOptions = {}): Promise<CreatedSess
     form.append('logos', new Blob([new Uint8Array(file.buffer)], { type: file.mimeType }), file.name);
   }
   if (options.feedbackPrompt) form.append('feedbackPrompt', options.feedbackPrompt);
+  if (options.logoOrder) form.append('logoOrder', options.logoOrder);
   const res = await fetch(`${testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });
   if (res.status !== 201) throw new Error(`creating a poll: ${res.status} ${await res.text()}`);
   return (await res.json()) as CreatedSession;

@@ -1,4 +1,4 @@
-import { Button, Card, CardContent, Label, SpinnerIcon, Textarea, toast, TooltipProvider } from '@logovote/ui';
+import { Button, Card, CardContent, Checkbox, Label, SpinnerIcon, Textarea, toast, TooltipProvider } from '@logovote/ui';
 import { analytics, MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGOS_PER_POLL } from '@logovote/web-client';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 
@@ -32,6 +32,9 @@ export default function LandingPage(_props: LandingPageProps) {
   const feedbackId = useId();
   const [logos, setLogos] = useState<ChosenLogo[]>([]);
   const [feedbackPrompt, setFeedbackPrompt] = useState('');
+  // Beyond the spec (docs/fair-order.md): on unless the creator wants the upload order for everyone.
+  const [shuffled, setShuffled] = useState(true);
+  const shuffleId = useId();
   const flow = useCreationFlow();
   const logosRef = useRef(logos);
   logosRef.current = logos;
@@ -96,10 +99,7 @@ export default function LandingPage(_props: LandingPageProps) {
       toast({ title: 'Congratulations!', description: 'Everyone voted for the only logo you uploaded 😁' });
       return;
     }
-    flow.start(
-      logos.map((logo) => logo.file),
-      feedbackPrompt,
-    );
+    flow.start({ logos: logos.map((logo) => logo.file), feedbackPrompt, logoOrder: shuffled ? 'shuffled' : 'fixed' });
   };
 
   return (
@@ -120,6 +120,22 @@ export default function LandingPage(_props: LandingPageProps) {
           <CardContent className="flex flex-col gap-6 pt-6">
             {logos.length < MAX_LOGOS_PER_POLL && <UploadArea chosen={logos.length} onFiles={addFiles} />}
             <LogoPreviews logos={logos} onRemove={removeLogo} disabled={flow.isCreating} />
+            {/* Before the question: from the question, Tab goes on to 'Get Votes!'. */}
+            <div className="flex items-start gap-3">
+              <Checkbox
+                id={shuffleId}
+                checked={shuffled}
+                onChange={(event) => setShuffled(event.target.checked)}
+                aria-describedby={`${shuffleId}-hint`}
+                className="mt-0.5"
+              />
+              <div className="flex flex-col gap-1.5">
+                <Label htmlFor={shuffleId}>Show the logos in a different order to each voter</Label>
+                <p id={`${shuffleId}-hint`} className="text-sm text-muted-foreground">
+                  Each voter keeps an order of their own, so no logo wins just by being seen first.
+                </p>
+              </div>
+            </div>
             <div className="flex flex-col gap-2">
               <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
               <Textarea

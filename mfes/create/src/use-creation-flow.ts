@@ -1,6 +1,6 @@
 import { toast } from '@logovote/ui';
 import type { CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { analytics, api, HttpError, type UploadProgress } from '@logovote/web-client';
+import { analytics, api, HttpError, type CreateSessionInput, type UploadProgress } from '@logovote/web-client';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 
@@ -38,7 +38,7 @@ export function useCreationFlow() {
   };
 
   const creation = useMutation({
-    mutationFn: (input: { logos: File[]; feedbackPrompt: string }) => api.createSession(input, { onProgress: setProgress }),
+    mutationFn: (input: CreateSessionInput) => api.createSession(input, { onProgress: setProgress }),
     onMutate: () => {
       setProgress({ loaded: 0, total: 0 });
       setStep('creating');
@@ -92,7 +92,7 @@ export function useCreationFlow() {
     onSettled: () => setStep('sent'),
   });
 
-  const start = (logos: File[], feedbackPrompt: string) => creation.mutate({ logos, feedbackPrompt });
+  const start = (input: CreateSessionInput) => creation.mutate(input);
 
   const choosePlan = () => {
     if (session) planChoice.mutate({ sessionId: session.sessionId, choice: plan });

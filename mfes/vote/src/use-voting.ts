@@ -1,8 +1,8 @@
-import type { Logo } from '@logovote/contracts';
+import type { Logo, SessionView } from '@logovote/contracts';
 import { toast } from '@logovote/ui';
-import { analytics, api, getFingerprint, HttpError, knownFingerprint } from '@logovote/web-client';
+import { analytics, api, getFingerprint, HttpError, inVoterOrder, knownFingerprint } from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** Spec section 8: the vote toast's text when the failure is not an answer of the vote call. */
 export const VOTE_FAILED_FALLBACK = 'Failed to submit vote';
@@ -37,15 +37,18 @@ export type VotePhase = 'loading' | 'not-found' | 'failed' | 'confirmation' | 'v
  */
 export function useVoting(sessionId: string) {
   const queryClient = useQueryClient();
+  // On arrival the shell has usually made the fingerprint and read my-vote already (bootstrap.tsx): the
+  // first render then shows the page the server's answer calls for, not 'Loading' and then the page.
+  const fingerprint = useQuery({ queryKey: FINGERPRINT_KEY, queryFn: getFingerprint, initialData: knownFingerprint });
+  // A shuffled poll's logos in this voter's own order (docs/fair-order.md); the page shows them in that order.
+  const inThisVotersOrder = useCallback((poll: SessionView) => inVoterOrder(poll, fingerprint.data), [fingerprint.data]);
   const session = useQuery({
     queryKey: sessionKey(sessionId),
     queryFn: () => api.getSession(sessionId),
     // On arrival the page's HTML holds the poll (web-client's page copy).
     initialData: () => api.takePagePoll(sessionId),
+    select: inThisVotersOrder,
   });
-  // On arrival the shell has usually made the fingerprint and read my-vote already (bootstrap.tsx): the
-  // first render then shows the page the server's answer calls for, not 'Loading' and then the page.
-  const fingerprint = useQuery({ queryKey: FINGERPRINT_KEY, queryFn: getFingerprint, initialData: knownFingerprint });
   const myVote = useQuery({
     queryKey: myVoteKey(sessionId, fingerprint.data),
     queryFn: () => api.getMyVote(sessionId, fingerprint.data ?? ''),
@@ -61,10 +64,11 @@ export function useVoting(sessionId: string) {
   // Spec section 2: a page-view event on arrival, with the poll and the logo first shown.
   const reported = useRef<string | null>(null);
   useEffect(() => {
-    if (session.isPending || reported.current === sessionId) return;
+    // The fingerprint too: without the gateway's cookie it decides which logo a shuffled poll shows first.
+    if (session.isPending || fingerprint.isPending || reported.current === sessionId) return;
     reported.current = sessionId;
     analytics.track('survey_page_viewed', { session_id: sessionId, logo_id: session.data?.logos[0]?.id });
-  }, [session.isPending, session.data, sessionId]);
+  }, [session.isPending, fingerprint.isPending, session.data, sessionId]);
 
   /** Counts vote clicks, so a my-vote answer that a newer vote has overtaken is not followed. */
   const voteSequence = useRef(0);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaymentPlan, SessionId } from './common';
 import { MAX_FEEDBACK_PROMPT_LENGTH } from './limits';
+import { LogoOrder, VoterOrderSeed } from './logo-order';
 import { LogoFilename } from './media';
 
 /** Multipart field of POST /api/sessions that carries the logo files (repeated). */
@@ -23,6 +24,8 @@ export const CreateSessionFields = z.object({
     .max(MAX_FEEDBACK_PROMPT_LENGTH, `feedbackPrompt must be at most ${MAX_FEEDBACK_PROMPT_LENGTH} characters`)
     .optional()
     .transform((value) => (value ? value : undefined)),
+  /** Beyond the spec: 'shuffled' gives each voter an order of their own; without it the order is fixed. */
+  logoOrder: LogoOrder.optional(),
 });
 export type CreateSessionFields = z.infer<typeof CreateSessionFields>;
 
@@ -33,8 +36,16 @@ export const SessionView = z.object({
   feedbackPrompt: z.string().optional(),
   totalVotes: z.number().int().nonnegative(),
   csrfToken: z.string().optional(),
+  /** Beyond the spec: present when each voter sees the logos in an order of their own. */
+  logoOrder: LogoOrder.optional(),
+  /** Beyond the spec: the logo ids in the order of the voter named by the lookup's `voter` (shuffled polls only). */
+  voterOrder: z.array(z.string()).optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;
+
+/** Query of GET /api/sessions/{sessionId}: optionally, whose order to answer in voterOrder (the gateway's first paint). */
+export const SessionLookupQuery = z.object({ voter: VoterOrderSeed.optional() });
+export type SessionLookupQuery = z.infer<typeof SessionLookupQuery>;
 
 /** POST /api/sessions: 201 with the created session. */
 export const CreatedSession = SessionView.extend({

@@ -1,5 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { PaymentPlan, SESSION_NOT_FOUND, SessionId } from '@logovote/contracts';
+import { LogoOrder, PaymentPlan, SESSION_NOT_FOUND, SessionId } from '@logovote/contracts';
 import { HttpError } from '@logovote/service-kit';
 
 const storedLogoSchema = new Schema(
@@ -36,6 +36,8 @@ const pollSchema = new Schema(
     feedbackPrompt: { type: String },
     logos: { type: [storedLogoSchema], required: true },
     paymentPlan: { type: String, enum: PaymentPlan.options, default: 'free', required: true },
+    /** Set at creation only ('shuffled'); absent means the fixed upload order (docs/fair-order.md). */
+    logoOrder: { type: String, enum: LogoOrder.options },
     /**
      * Creating and choosing a plan, and (copied here by the retention sweep) the newest vote and request
      * for the links, which the votes and notify services keep in their own collections.

@@ -1,7 +1,7 @@
 export { cn } from './lib/cn';
 export { Button, buttonVariants, type ButtonProps } from './components/button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
-export { Input, Label, Progress, Textarea } from './components/form';
+export { Checkbox, Input, Label, Progress, Textarea } from './components/form';
 export {
   Dialog,
   DialogClose,

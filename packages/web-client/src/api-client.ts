@@ -2,6 +2,7 @@ import type {
   AdminPollList,
   CreatedSession,
   DeletedPoll,
+  LogoOrder,
   ModerationResult,
   MyVote,
   NotifyRequest,
@@ -64,7 +65,7 @@ export type RequestOptions = Omit<RequestInit, 'credentials' | 'body'> & {
   nullOn401?: boolean;
 };
 
-export type CreateSessionInput = { logos: readonly File[]; feedbackPrompt?: string };
+export type CreateSessionInput = { logos: readonly File[]; feedbackPrompt?: string; logoOrder?: LogoOrder };
 
 export const MESSAGES = {
   createFailed: 'Failed to create voting session',
@@ -168,6 +169,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     for (const logo of input.logos) form.append(LOGOS_FIELD, logo, logo.name);
     const feedbackPrompt = input.feedbackPrompt?.trim();
     if (feedbackPrompt) form.append('feedbackPrompt', feedbackPrompt);
+    // Sent only when asked for: a creation without it is the spec's (upload order).
+    if (input.logoOrder) form.append('logoOrder', input.logoOrder);
     const response: RawResponse = await upload(`${baseUrl}/api/sessions`, form, uploadOptions);
     if (!response.ok) {
       const error = new HttpError(response.status, response.statusText, response.bodyText);

@@ -31,6 +31,7 @@ export {
   type FingerprintSource,
 } from './fingerprint';
 export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProps } from './analytics';
+export { inVoterOrder, voterOrderCookie } from './voter-order';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver

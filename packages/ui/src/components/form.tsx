@@ -13,6 +13,23 @@ export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
   return <textarea className={cn(field, 'min-h-20', className)} {...props} />;
 }
 
+/**
+ * A checkbox: the native control (keyboard, form and screen-reader behaviour for free), sized and coloured
+ * like the kit's other fields.
+ */
+export function Checkbox({ className, ...props }: Omit<ComponentProps<'input'>, 'type'>) {
+  return (
+    <input
+      type="checkbox"
+      className={cn(
+        'size-5 shrink-0 cursor-pointer rounded border-input accent-primary focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-50',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
 export function Label({ className, ...props }: ComponentProps<'label'>) {
   return <label className={cn('text-sm leading-none font-medium', className)} {...props} />;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { LogoOrder } from '@logovote/contracts';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
 import { PollModel, listPoll, unlistPoll, type StoredLogo } from '@logovote/models';
 import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
@@ -9,9 +10,14 @@ export interface CheckedLogo {
   image: InspectedImage;
 }
 
-export interface NewPoll {
-  pollId: string;
+/** What the creator chose besides the logos. */
+export interface PollChoices {
   feedbackPrompt: string | undefined;
+  logoOrder: LogoOrder | undefined;
+}
+
+export interface NewPoll extends PollChoices {
+  pollId: string;
   logos: StoredLogo[];
 }
 
@@ -30,12 +36,10 @@ const newLogoId = () => randomBytes(9).toString('base64url');
  * poll becomes 'active'. Any failure removes what was stored at once; if even that fails, the sweep
  * finishes it later.
  */
-export async function createPoll(
-  store: ObjectStore,
-  logger: Logger,
-  logos: CheckedLogo[],
-  feedbackPrompt: string | undefined,
-): Promise<NewPoll> {
+export async function createPoll(store: ObjectStore, logger: Logger, logos: CheckedLogo[], choices: PollChoices): Promise<NewPoll> {
+  const { feedbackPrompt } = choices;
+  // Only the exception is stored: a poll without the field keeps the upload order.
+  const logoOrder = choices.logoOrder === 'shuffled' ? choices.logoOrder : undefined;
   const pollId = newPollId();
   const uploads = logos.map(({ file, image }) => ({
     path: file.path,
@@ -52,7 +56,7 @@ export async function createPoll(
   let attempted: string | undefined;
   let recorded = false;
   try {
-    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logos: stored });
+    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logoOrder, logos: stored });
     recorded = true;
     for (const { path, logo } of uploads) {
       attempted = logo.filename;
@@ -73,5 +77,5 @@ export async function createPoll(
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     throw new HttpError(503, STORAGE_FAILED);
   }
-  return { pollId, feedbackPrompt, logos: stored };
+  return { pollId, feedbackPrompt, logoOrder, logos: stored };
 }

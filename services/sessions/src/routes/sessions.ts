@@ -5,12 +5,14 @@ import {
   MAX_FEEDBACK_PROMPT_LENGTH,
   MAX_LOGO_BYTES,
   MAX_LOGOS_PER_POLL,
+  SessionLookupQuery,
   SetPlanRequest,
   type CreatedSession,
   type SessionView,
   type SetPlanResponse,
   SESSION_NOT_FOUND,
   pollLinks,
+  voterLogoOrder,
 } from '@logovote/contracts';
 import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
 import { PollModel, activePoll, findActivePollOr404 } from '@logovote/models';
@@ -57,21 +59,21 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       fileField: LOGOS_FIELD,
       maxFiles: MAX_LOGOS_PER_POLL,
       maxFileBytes: MAX_LOGO_BYTES,
-      textFields: ['feedbackPrompt'],
+      textFields: ['feedbackPrompt', 'logoOrder'],
       // Bytes, not characters: room for the longest prompt in any script; the schema counts characters.
       maxFieldBytes: MAX_FEEDBACK_PROMPT_LENGTH * 4,
       tooManyFilesMessage: TOO_MANY_LOGOS,
     }),
     async (ctx) => {
       const { files, fields } = receivedUpload(ctx);
-      const { feedbackPrompt } = parseInput(CreateSessionFields, fields);
+      const choices = parseInput(CreateSessionFields, fields);
       if (files.length === 0) throw new HttpError(400, NO_LOGOS);
       const checked: CheckedLogo[] = [];
       const checksStarted = performance.now();
       // One at a time: the classifier uses the whole CPU anyway, and the first refusal ends the request.
       for (const file of files) checked.push({ file, image: await pipeline.inspect(file) });
       const storeStarted = performance.now();
-      const poll = await createPoll(store, logger, checked, feedbackPrompt);
+      const poll = await createPoll(store, logger, checked, { feedbackPrompt: choices.feedbackPrompt, logoOrder: choices.logoOrder });
       // Where a creation's time goes (browsers' developer tools and the benchmark read it).
       ctx.set('Server-Timing', serverTiming({ checks: storeStarted - checksStarted, store: performance.now() - storeStarted }));
       const body: CreatedSession = {
@@ -81,6 +83,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         logos: logosWithCounts(poll.logos, undefined),
         ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
         totalVotes: 0,
+        ...(poll.logoOrder ? { logoOrder: poll.logoOrder } : {}),
       };
       ctx.status = 201;
       ctx.set('Location', `/api/sessions/${poll.pollId}`);
@@ -90,14 +93,27 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   );
 
   router.get('/api/sessions/:sessionId', async (ctx) => {
+    const { voter } = parseInput(SessionLookupQuery, ctx.query);
     const poll = await findActivePollOr404(ctx.params.sessionId);
     const logos = logosWithCounts(poll.logos, await voteCounts(poll._id));
+    const shuffled = poll.logoOrder === 'shuffled';
     const body: SessionView = {
       sessionId: poll._id,
       logos,
       ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
       totalVotes: totalVotes(logos),
       csrfToken: issueCsrfToken(ctx, csrfSecret, poll._id),
+      ...(shuffled ? { logoOrder: 'shuffled' as const } : {}),
+      // The gateway asks for the order of the browser it writes the page for, to show its first logo.
+      ...(shuffled && voter
+        ? {
+            voterOrder: voterLogoOrder(
+              poll._id,
+              voter,
+              logos.map((logo) => logo.id),
+            ),
+          }
+        : {}),
     };
     // Counts change with every vote, and the token belongs to this browser.
     ctx.set('Cache-Control', 'no-store');
