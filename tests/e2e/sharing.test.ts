@@ -108,6 +108,8 @@ describe("the results page's QR code", () => {
       // The encoder is not part of the page's first load.
       expect(qrChunks).toEqual([]);
       await expect(page.getByRole('button', { name: 'Share' }).isVisible()).resolves.toBe(true);
+      await expectNoHorizontalOverflow(page);
+      await page.screenshot({ path: screenshotPath(`sharing-results-header-${viewport}`) });
 
       const opener = page.getByRole('button', { name: 'QR code' });
       await opener.click();
