@@ -17,6 +17,7 @@ import { analytics, api, HttpError } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
+import { QrCodeButton } from './QrCodeButton';
 import { rankLogos, votesText, type RankedLogo } from './ranking';
 
 import './styles.css';
@@ -111,10 +112,13 @@ function Results({ session }: { session: SessionView }) {
             </p>
           )}
         </div>
-        <Button variant="outline" onClick={() => void copyVotingLink(session.sessionId)} className="self-start">
-          <ShareIcon />
-          Share
-        </Button>
+        <div className="flex flex-wrap gap-2 self-start">
+          <Button variant="outline" onClick={() => void copyVotingLink(session.sessionId)} className="self-start">
+            <ShareIcon />
+            Share
+          </Button>
+          <QrCodeButton sessionId={session.sessionId} />
+        </div>
       </header>
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">

@@ -8,3 +8,4 @@ export * from './media';
 export * from './admin';
 export * from './runtime-config';
 export * from './logo-order';
+export * from './sharing';

@@ -15,3 +15,4 @@ export {
 export { NsfwjsModeration, type NsfwjsOptions, type ModelTimings } from './moderation/nsfwjs';
 export { HostedModeration, type HostedModerationOptions } from './moderation/hosted';
 export { moderationEnv, createModerationProvider, type ModerationSettings } from './moderation/config';
+export { renderLinkPreview, DEFAULT_PREVIEW_TITLE, type PreviewLogo } from './link-preview';

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { adminRouter } from './routes/admin';
+import { linkPreviewRouter } from './routes/link-preview';
 import { sessionsRouter } from './routes/sessions';
 
 export interface SessionsDeps {
@@ -18,7 +19,7 @@ export function buildApp(deps: SessionsDeps): Koa {
   return createServiceApp({
     service: 'sessions',
     logger: deps.logger,
-    routers: [sessionsRouter(deps), adminRouter(deps.store)],
+    routers: [sessionsRouter(deps), adminRouter(deps.store), linkPreviewRouter(deps)],
     readiness: [mongoReadiness, objectStoreReadiness(deps.store)],
   });
 }

@@ -1,7 +1,7 @@
 import type { DeletedPoll } from '@logovote/contracts';
 import { PollContactModel, PollModel, hasVoteData, readVoteCounts, unlistPoll, type PollState } from '@logovote/models';
 import type { ObjectStore } from '@logovote/service-kit';
-import { removeLogoObjects } from './object-store';
+import { previewObjectName, removeLogoObjects } from './object-store';
 
 /** How long a deletion waits for the votes and notify services to remove their data of the poll. */
 const OWNERS_WAIT_MS = 10_000;
@@ -42,10 +42,8 @@ export async function deletePoll(store: ObjectStore, pollId: string, options: De
   const poll = await PollModel.findOneAndUpdate({ _id: pollId, state: { $in: states } }, { $set: { state: 'deleting' } }).lean();
   if (!poll) return null;
   const votes = [...(await readVoteCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);
-  const objects = await removeLogoObjects(
-    store,
-    poll.logos.map((logo) => logo.filename),
-  );
+  // The logos and the link preview made from them (docs/sharing.md).
+  const objects = await removeLogoObjects(store, [...poll.logos.map((logo) => logo.filename), previewObjectName(pollId)]);
   await unlistPoll(pollId);
   if (await waitForOwners(pollId, options.waitMs ?? OWNERS_WAIT_MS)) await PollModel.deleteOne({ _id: pollId });
   return { logos: poll.logos.length, votes, objects };

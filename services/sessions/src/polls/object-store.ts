@@ -5,7 +5,7 @@ export async function putLogoObject(store: ObjectStore, name: string, path: stri
   await store.client.putObject(store.bucket, name, createReadStream(path), size, { 'Content-Type': contentType });
 }
 
-const isMissing = (error: unknown) => ['NotFound', 'NoSuchKey'].includes(String((error as { code?: unknown }).code));
+export const isMissing = (error: unknown) => ['NotFound', 'NoSuchKey'].includes(String((error as { code?: unknown }).code));
 
 /** Removes the named objects; resolves with how many existed. Missing ones are not an error (deletion is retried). */
 export async function removeLogoObjects(store: ObjectStore, names: string[]): Promise<number> {
@@ -26,3 +26,6 @@ export async function removeLogoObjects(store: ObjectStore, names: string[]): Pr
     throw new Error(`could not remove ${failure.Error.Key ?? 'an object'}: ${failure.Error.Code ?? ''} ${failure.Error.Message ?? ''}`);
   return existing.length;
 }
+
+/** Where a poll's link preview image is kept (its own prefix: no logo name can take that form). */
+export const previewObjectName = (pollId: string) => `previews/${pollId}.png`;
