@@ -1,14 +1,6 @@
 import { ArrowLeftIcon, Button, Link, useLocation } from '@logovote/ui';
-import type { ReactNode } from 'react';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="flex flex-col gap-2">
-      <h2 className="text-xl font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
+import { PageSection as Section } from './PageSection';
 
 /** The results page the visitor came from (`?poll=<id>`, set by its link), if any. */
 function useResultsPath(): string | null {
@@ -55,7 +47,7 @@ export default function ConfidenceHelpPage() {
           always too close to call.
         </p>
       </Section>
-      <Section title="An example">
+      <Section title="Two examples">
         <ul className="list-disc space-y-1 pl-6">
           <li>
             14 votes to 6: between two equally liked logos, a gap of 8 votes or more (either way) comes up 12% of the time. Too close to
@@ -77,7 +69,7 @@ export default function ConfidenceHelpPage() {
       <Section title="For the curious">
         <p>
           This is the exact binomial test of the leader&apos;s votes against the runner-up&apos;s, two-sided, at the 5% level: the standard
-          way to compare two counts from one poll. It is exact: it holds for 5 votes as for 50 000, with no approximation.
+          way to compare two counts from one poll. It holds for 5 votes as for 50 000, with no approximation.
         </p>
       </Section>
     </article>
