@@ -20,7 +20,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{packages,services,scripts}/**/test/**/*.test.ts'],
+      testMatch: ['<rootDir>/{packages,services,scripts,mfes}/**/test/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$'],
     },
     {

@@ -17,8 +17,10 @@ import { analytics, api, HttpError } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
+import { ConfidenceVerdict } from './ConfidenceVerdict';
 import { QrCodeButton } from './QrCodeButton';
 import { rankLogos, votesText, type RankedLogo } from './ranking';
+import { SeeItSmall } from './SeeItSmall';
 
 import './styles.css';
 
@@ -57,7 +59,7 @@ async function copyVotingLink(sessionId: string): Promise<void> {
   }
 }
 
-function ResultCard({ ranked }: { ranked: RankedLogo }) {
+function ResultCard({ ranked, tabTitle }: { ranked: RankedLogo; tabTitle: string }) {
   const { logo, label, percent, isWinner } = ranked;
   return (
     <li data-testid="result-card" data-logo-id={logo.id}>
@@ -89,6 +91,7 @@ function ResultCard({ ranked }: { ranked: RankedLogo }) {
           <p data-testid="vote-percent" className="text-xs text-muted-foreground sm:text-sm">
             {percent}% of total votes
           </p>
+          <SeeItSmall label={label} src={logoUrl(logo.filename)} tabTitle={tabTitle} />
         </div>
       </Card>
     </li>
@@ -106,6 +109,7 @@ function Results({ session }: { session: SessionView }) {
           <p data-testid="total-votes" className="text-muted-foreground">
             Total votes: {session.totalVotes}
           </p>
+          <ConfidenceVerdict ranked={ranked} sessionId={session.sessionId} />
           {prompt && (
             <p data-testid="results-prompt" className="mt-2 text-lg font-medium text-balance break-words">
               &quot;{prompt}&quot;
@@ -123,7 +127,7 @@ function Results({ session }: { session: SessionView }) {
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
         {ranked.map((item) => (
-          <ResultCard key={item.logo.id} ranked={item} />
+          <ResultCard key={item.logo.id} ranked={item} tabTitle={prompt || 'LogoVote'} />
         ))}
       </ul>
 

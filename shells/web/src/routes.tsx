@@ -13,6 +13,7 @@ import { useDocumentTitle } from './use-document-title';
 const TermsPage = lazy(() => import(/* webpackChunkName: "page-terms" */ './pages/TermsPage'));
 const ModerationTestPage = lazy(() => import(/* webpackChunkName: "page-test-moderate" */ './pages/ModerationTestPage'));
 const FingerprintTestPage = lazy(() => import(/* webpackChunkName: "page-test-fingerprint" */ './pages/FingerprintTestPage'));
+const ConfidenceHelpPage = lazy(() => import(/* webpackChunkName: "page-help-confidence" */ './pages/ConfidenceHelpPage'));
 
 type RouteDef = {
   path: string;
@@ -35,6 +36,7 @@ export const ROUTES: readonly RouteDef[] = [
   },
   { path: REMOTE_PATHS.admin, title: 'Poll Management · LogoVote', render: () => <RemoteScreen remote="admin" props={{}} /> },
   { path: '/terms', title: 'Terms of Use · LogoVote', render: () => <TermsPage /> },
+  { path: '/help/confidence', title: 'How is this decided? · LogoVote', render: () => <ConfidenceHelpPage /> },
   { path: '/test/moderate', title: 'Image Moderation Test · LogoVote', render: () => <ModerationTestPage /> },
   { path: '/test/fingerprint', title: 'Fingerprint Testing Tool · LogoVote', render: () => <FingerprintTestPage /> },
 ];

@@ -1,14 +1,6 @@
 import { ArrowLeftIcon, Button, Link } from '@logovote/ui';
-import type { ReactNode } from 'react';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="flex flex-col gap-2">
-      <h2 className="text-xl font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
+import { PageSection as Section } from './PageSection';
 
 /** Terms of Use (spec sections 2 and 9). Static content owned by the shell. */
 export default function TermsPage() {

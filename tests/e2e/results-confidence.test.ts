@@ -1,0 +1,150 @@
+/**
+ * Issue 17 point 4: the results page says whether the lead is real ('Clear lead') or 'Too close to call', in one
+ * plain line beside 'Total votes: N', with a link to the shell's page that explains it (docs/confidence.md).
+ * Votes are cast through the API by voters outside the browser.
+ */
+import type { CreatedSession, ProofRequired } from '@logovote/contracts';
+import type { Page } from 'playwright-core';
+import { apiVoter, createPoll, randomFingerprint, visitPollScreen } from '../support/polls';
+import { solveVoteChallenge } from '../support/proof-of-work';
+import { testStack } from '../support/stack-env';
+import { expectAccessible, expectNoHorizontalOverflow, shoot, useBrowser, visit, type ViewportName } from '../support/web';
+
+const { gatewayUrl } = testStack();
+const browser = useBrowser();
+
+/**
+ * Casts `counts[i]` votes for the poll's logo i, each by a new voter, paying the proof of work the votes service
+ * asks of an address's voters past the fifth.
+ */
+async function castVotes(session: CreatedSession, counts: readonly number[]): Promise<void> {
+  const voter = await apiVoter(session.sessionId);
+  for (const [index, count] of counts.entries()) {
+    for (let i = 0; i < count; i += 1) {
+      const logoId = session.logos[index]!.id;
+      const fingerprint = randomFingerprint();
+      let res = await voter.vote(logoId, fingerprint);
+      if (res.status === 428) {
+        const { challenge } = (await res.json()) as ProofRequired;
+        res = await voter.vote(logoId, fingerprint, await solveVoteChallenge(challenge));
+      }
+      expect(res.status).toBe(200);
+    }
+  }
+}
+
+/** The results page on a phone or a desktop, with the gateway's CSP bypassed only so axe-core can be injected. */
+async function openResults(session: Pick<CreatedSession, 'sessionId'>, viewport: ViewportName): Promise<Page> {
+  const page = await browser.newPage(viewport, { bypassCSP: true });
+  await visitPollScreen(page, `/results/${session.sessionId}`, 'results');
+  await page.waitForSelector('[data-remote="results"][data-phase="results"]', { timeout: 15_000 });
+  return page;
+}
+
+const verdict = (page: Page) => page.getByTestId('confidence-verdict');
+
+const LINK = ' How is this decided?';
+
+// The p-values: exact two-sided binomial tests (mfes/results/test/confidence.test.ts checks the arithmetic).
+const CASES = [
+  {
+    name: 'no votes',
+    logos: ['logo-ring.png', 'logo-square.png'],
+    counts: [0, 0],
+    kind: 'no-votes',
+    text: 'No votes yet: There is no leader until people vote.',
+  },
+  {
+    name: 'a poll of one logo',
+    logos: ['logo-ring.png'],
+    counts: [2],
+    kind: 'single',
+    text: 'Only one logo: Logo A is the only logo in this poll, so there is nothing to compare it with.',
+  },
+  {
+    name: 'a three-way tie',
+    logos: ['logo-ring.png', 'logo-square.png', 'logo-triangle.jpg', 'logo-wave.svg'],
+    counts: [1, 0, 1, 1],
+    kind: 'tie',
+    text: 'Too close to call: Logo A, Logo B and Logo C are tied with 1 vote each.',
+  },
+  {
+    // 3 to 1 of 4 votes: P = 2 · (4 + 1) / 16 = 0.625.
+    name: 'a lead chance often gives',
+    logos: ['logo-ring.png', 'logo-square.png', 'logo-triangle.jpg'],
+    counts: [1, 3, 0],
+    kind: 'too-close',
+    text: 'Too close to call: Logo A leads Logo B by 2 votes, but a gap this large would come up by chance 63% of the time if both were equally liked.',
+  },
+  {
+    // 6 to 0: P = 2 / 64 = 0.031.
+    name: 'a clear lead',
+    logos: ['logo-ring.png', 'logo-square.png'],
+    counts: [0, 6],
+    kind: 'clear',
+    text: 'Clear lead: Logo A leads Logo B by 6 votes; a gap this large would come up by chance less than 5% of the time if both were equally liked.',
+  },
+] as const;
+
+describe('the verdict on the lead', () => {
+  it.each(CASES)('says it for $name, on a phone and a desktop', async ({ logos, counts, kind, text }) => {
+    const session = await createPoll({ logos });
+    await castVotes(session, counts);
+    for (const viewport of ['phone', 'desktop'] as const) {
+      const page = await openResults(session, viewport);
+      await expect(verdict(page).getAttribute('data-verdict')).resolves.toBe(kind);
+      await expect(verdict(page).innerText()).resolves.toBe(`${text}${LINK}`);
+      // Beside the spec's texts, which stay as they are.
+      await expect(page.getByTestId('total-votes').innerText()).resolves.toBe(
+        `Total votes: ${counts.reduce<number>((sum, n) => sum + n, 0)}`,
+      );
+      await expect(page.getByTestId('winner-badge').count()).resolves.toBe(kind === 'no-votes' ? 0 : 1);
+      await expectAccessible(page);
+      await expectNoHorizontalOverflow(page);
+      await shoot(page, `results-verdict-${kind}-${viewport}`);
+      await page.close();
+    }
+  });
+});
+
+describe("'How is this decided?'", () => {
+  it('opens the explanation, which goes back to the results', async () => {
+    const session = await createPoll({ logos: ['logo-ring.png', 'logo-square.png'] });
+    const page = await openResults(session, 'desktop');
+    await verdict(page).getByRole('link', { name: 'How is this decided?' }).click();
+    await page.waitForSelector('[data-page="help-confidence"]', { timeout: 15_000 });
+    expect(new URL(page.url()).pathname).toBe('/help/confidence');
+    expect(new URL(page.url()).searchParams.get('poll')).toBe(session.sessionId);
+    await expect(page.title()).resolves.toBe('How is this decided? · LogoVote');
+    await expect(page.getByRole('heading', { level: 1, name: 'How is this decided?' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'Too close to call' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'Clear lead' }).count()).resolves.toBe(1);
+
+    await page.getByRole('link', { name: 'Back to results' }).click();
+    await page.waitForSelector('[data-remote="results"][data-phase="results"]', { timeout: 15_000 });
+    expect(new URL(page.url()).pathname).toBe(`/results/${session.sessionId}`);
+  });
+
+  it.each(['phone', 'desktop'] as const)('is a page of its own on a %s, served by the gateway like every page', async (viewport) => {
+    const res = await fetch(`${gatewayUrl}/help/confidence`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+
+    const page = await browser.newPage(viewport, { bypassCSP: true });
+    await visit(page, '/help/confidence', '[data-page="help-confidence"]');
+    await expectAccessible(page);
+    await expectNoHorizontalOverflow(page);
+    await shoot(page, `help-confidence-${viewport}`);
+    // Opened on its own, it leads home.
+    await page.getByRole('link', { name: 'Back to Home' }).click();
+    await page.waitForSelector('[data-remote="create"]', { timeout: 15_000 });
+    await page.close();
+  });
+
+  it('leaves every other path under /help to the 404 page', async () => {
+    const page = await browser.newPage('desktop');
+    await visit(page, '/help/nothing-here', '[data-page="not-found"]');
+    await expect(page.title()).resolves.toBe('404 Page Not Found');
+    await page.close();
+  });
+});
