@@ -18,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
 import { rankLogos, votesText, type RankedLogo } from './ranking';
+import { useLiveCounts } from './use-live-counts';
 
 import './styles.css';
 
@@ -165,6 +166,7 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
   useEffect(() => {
     pagePollsBeforeMount.delete(sessionId);
   }, [sessionId]);
+  useLiveCounts(sessionId, ['results', sessionId], results.isSuccess);
 
   const reported = useRef<string | null>(null);
   useEffect(() => {
