@@ -2,6 +2,7 @@
  * `npm run bench`: builds (unless LOGOVOTE_SKIP_BUILD=1), starts the whole stack on the embedded
  * servers with fresh data, measures it through the gateway with the k6 scripts of bench/k6 and
  * headless Chromium, and writes docs/performance.md. One bench at a time: it loads the whole machine.
+ * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,8 @@ import { measureProofOfWork, type ProofOfWorkResults } from './lib/bench-proof-o
 import { findPid, residentBytes, sampleMemory, type WatchedProcess } from './lib/bench-processes';
 import { measureRawUpsertRate, measureReadCosts, removeRawUpserts } from './lib/bench-database';
 import { createPolls } from './lib/bench-polls';
-import { renderReport, type BenchResults, type StormStep } from './lib/bench-report';
+import { runLiveSection } from './lib/bench-live';
+import { renderLive, renderReport, type BenchResults, type StormStep } from './lib/bench-report';
 import { SCALE_POLLS, runScaleSection } from './lib/bench-scale';
 import { startStaticNginx } from './lib/bench-static-nginx';
 import { SERVICES, freePorts, startStack, type StackPorts } from './lib/stack';
@@ -146,6 +148,13 @@ async function main(): Promise<void> {
   try {
     const processes = stackProcesses(ports, runDir);
     await sleep(5000);
+    if (process.env.LOGOVOTE_BENCH_ONLY === 'live') {
+      const { polls, csrfCookie } = await createPolls(gateway, 1);
+      const live = renderLive(await runLiveSection({ gateway, postgresPort: ports.postgres, poll: polls[0]!, csrfCookie, processes, log }));
+      process.stdout.write(`${live.budgetRows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n\n${live.section}`);
+      succeeded = true;
+      return;
+    }
     const atRest = Object.fromEntries(processes.map(({ name, pid }) => [name, residentBytes(pid)]));
 
     // First, on the empty store: the hot paths at 0, 100 000 and 1 000 000 stored votes, and Lighthouse on the
@@ -263,6 +272,8 @@ async function main(): Promise<void> {
       outDir,
     });
 
+    const liveSection = await runLiveSection({ gateway, postgresPort: ports.postgres, poll: polls[0]!, csrfCookie, processes, log });
+
     log('logo serving: gateway and nginx static');
     const poll = polls[0]!;
     const staticRoot = join(runDir, 'static-logos');
@@ -355,6 +366,7 @@ async function main(): Promise<void> {
       proofOfWork,
       memory: { atRest, underStorm },
       scale,
+      live: liveSection,
     };
     const reportPath = join(repoRoot, 'docs', 'performance.md');
     // Formatted as the repository formats Markdown (its tables aligned), so the lint accepts it as written.

@@ -57,6 +57,19 @@ export function residentBytes(pid: number): number {
   return total;
 }
 
+/** Open file descriptors (sockets included) of a process and its descendants; NaN once it is gone. */
+export function openFiles(pid: number): number {
+  let total = 0;
+  for (const member of processTree(pid)) {
+    try {
+      total += readdirSync(`/proc/${member}/fd`).length;
+    } catch {
+      if (member === pid) return Number.NaN;
+    }
+  }
+  return total;
+}
+
 export interface MemorySampler {
   /** Peak and mean resident bytes of each process since start(). */
   stop(): Record<string, { peak: number; mean: number }>;

@@ -6,6 +6,7 @@ import type { ProofOfWorkResults } from './bench-proof-of-work';
 import { LIGHTHOUSE_RUNS, type LighthouseLevel } from './bench-lighthouse';
 import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseCategory, type LighthouseSummary } from './lighthouse';
 import { BULK_BATCH, FLOW_VUS, PROBED, SCALE_POLLS, probeMs, type ScaleResults } from './bench-scale';
+import type { LiveResults } from './bench-live';
 
 export interface StormStep {
   targetRate: number;
@@ -52,6 +53,7 @@ export interface BenchResults {
   proofOfWork: ProofOfWorkResults;
   memory: { atRest: Record<string, number>; underStorm: Record<string, { peak: number; mean: number }> };
   scale: ScaleResults;
+  live: LiveResults;
 }
 
 /** Budgets of issue 9 (1 kB = 1000 bytes). */
@@ -412,11 +414,65 @@ ${table(
   return { budgetRows, section };
 }
 
+/** The live results' budgets of issue 17: every open page updated within a second, at a cost per vote independent of viewers. */
+export const LIVE_BUDGETS = { deliveryP95Ms: 1000, viewers: 1000 } as const;
+
+/** Live results (docs/live-results.md): delivery to 1 000 open streams, what they hold, what a vote costs. */
+export function renderLive(live: LiveResults): { budgetRows: string[][]; section: string } {
+  const delivered = live.deliveries.received === live.deliveries.expected;
+  // Independent of viewers: within the noise of the background work's reads (a tenth, or two reads a vote).
+  const independent = live.readsPerVote.allViewers <= Math.max(live.readsPerVote.oneViewer * 1.1, live.readsPerVote.oneViewer + 2);
+  const budgetRows: string[][] = [
+    [
+      `Live results: a vote's counts on each of ${live.viewers} open streams through the gateway, p95`,
+      `**${ms(live.deliveryMs.p95)}** (p50 ${ms(live.deliveryMs.p50)}); ${live.deliveries.received} of ${live.deliveries.expected} delivered`,
+      `≤ ${ms(LIVE_BUDGETS.deliveryP95Ms)}, ${LIVE_BUDGETS.viewers} streams`,
+      verdict(live.deliveryMs.p95 <= LIVE_BUDGETS.deliveryP95Ms && delivered && live.viewers >= LIVE_BUDGETS.viewers),
+    ],
+    [
+      `Live results: database reads per vote with ${live.viewers} viewers ÷ with 1`,
+      `**${fixed(live.readsPerVote.allViewers, 1)} ÷ ${fixed(live.readsPerVote.oneViewer, 1)}**`,
+      'independent of viewers',
+      verdict(independent),
+    ],
+  ];
+  const rows = (['gateway', 'sessions'] as const).map((name) => {
+    const { before, withStreams } = live.footprint[name];
+    return [
+      name === 'gateway' ? 'Gateway (nginx, all processes)' : 'Sessions service',
+      `${mb(before.residentBytes)}, ${fixed(before.openFiles)} files`,
+      `${mb(withStreams.residentBytes)}, ${fixed(withStreams.openFiles)} files`,
+      `${kb((withStreams.residentBytes - before.residentBytes) / live.viewers)}`,
+    ];
+  });
+  const section = `## Live results
+
+${live.viewers} event streams of one poll's results held open through the gateway (Node clients from ${live.addresses}
+loopback addresses, ${Math.ceil(live.viewers / live.addresses)} each, under the gateway's per-address cap), opened in
+${fixed(live.openSeconds, 1)} s; then ${live.votes} votes through the gateway, one every 1.5 s or so, each from an address
+of its own. Delivery is the time from sending a vote to its counts arriving on a stream, over every vote and stream:
+p50 ${ms(live.deliveryMs.p50)}, p95 ${ms(live.deliveryMs.p95)}, max ${ms(live.deliveryMs.max)} (${live.deliveries.received} of
+${live.deliveries.expected} events), of which the vote's own request took p50 ${ms(live.voteMs.p50)}, max ${ms(live.voteMs.max)}; the
+machine's load average was ${fixed(live.load[0], 2)} then ${fixed(live.load[1], 2)}. Reference: within a second, whatever the number of viewers.
+
+${table(['Process', 'Before the streams', `With ${live.viewers} streams`, 'Per stream'], rows)}
+
+Database reads are PostgreSQL's table scans (sequential and index) over 15 s windows: one with ${live.votesPerWindow} votes, less the
+mean of one without votes before it and one after:
+per vote ${fixed(live.readsPerVote.oneViewer, 1)} with one viewer, ${fixed(live.readsPerVote.allViewers, 1)} with
+${live.viewers}; without votes, ${fixed(live.idleReadsPerSecond.oneViewer, 1)} and ${fixed(live.idleReadsPerSecond.allViewers, 1)}
+a second (every service's background work, the live loop's two signal reads per tick included). Design and limits:
+[live-results.md](live-results.md).
+`;
+  return { budgetRows, section };
+}
+
 export function renderReport(results: BenchResults): string {
   const { machine, raw, storm, exact, readCosts, logos, creation, page, memory } = results;
   const scale = renderScale(results.scale);
   const proofOfWork = renderProofOfWork(results.proofOfWork);
   const lighthouse = renderLighthouse(results.lighthouse);
+  const live = renderLive(results.live);
   const sustainedRate = sustainedVoteRate(storm.steps)?.achievedRate ?? 0;
   // The storm ran between the two raw measurements: its reference is their mean.
   const rawRate = (raw.before.perSecond + raw.after.perSecond) / 2;
@@ -466,6 +522,7 @@ export function renderReport(results: BenchResults): string {
     ...lighthouse.budgetRows,
     ...scale.budgetRows,
     ...proofOfWork.budgetRows,
+    ...live.budgetRows,
     [
       'Counts exact after the storm',
       `${exact.votes} counted, ${exact.expectedVotes} acknowledged; ${exact.mismatches} logos differ; ${exact.uncertain} votes unanswered`,
@@ -748,6 +805,7 @@ ${table(['Request', 'Type', 'Start', 'End', 'Body'], waterfallRows)}
 
 ${lighthouse.section}
 ${proofOfWork.section}
+${live.section}
 ## Memory
 
 Resident memory (VmRSS, child processes included) at rest, five seconds after start, and sampled every second

@@ -21,6 +21,7 @@ import { ConfidenceVerdict } from './ConfidenceVerdict';
 import { QrCodeButton } from './QrCodeButton';
 import { rankLogos, votesText, type RankedLogo } from './ranking';
 import { SeeItSmall } from './SeeItSmall';
+import { useLiveCounts } from './use-live-counts';
 
 import './styles.css';
 
@@ -173,6 +174,7 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
   useEffect(() => {
     pagePollsBeforeMount.delete(sessionId);
   }, [sessionId]);
+  useLiveCounts(sessionId, ['results', sessionId], results.isSuccess);
 
   const reported = useRef<string | null>(null);
   useEffect(() => {

@@ -9,3 +9,4 @@ export * from './admin';
 export * from './runtime-config';
 export * from './logo-order';
 export * from './sharing';
+export * from './live';

@@ -36,7 +36,7 @@ export function nginxTempPathsDirectives(prefixDir: string): string {
 
 /**
  * A complete nginx.conf around `httpBody` (server blocks, upstreams...), with
- * both directive sets above, mime types and one worker. Do not put `daemon`
+ * both directive sets above, mime types and one worker of 8 192 connections. Do not put `daemon`
  * in it: startNginx passes `daemon off;` with -g, and nginx rejects duplicates.
  */
 export function renderNginxConf(prefixDir: string, httpBody: string): string {
@@ -49,7 +49,10 @@ export function renderNginxConf(prefixDir: string, httpBody: string): string {
   return [
     nginxMainDirectives(prefixDir).trimEnd(),
     'worker_processes 1;',
-    'events { worker_connections 1024; }',
+    // Live results hold two connections per open results page (client and upstream): room for 1 000 pages and
+    // the rest of the traffic, with the descriptors to match (docs/live-results.md).
+    'worker_rlimit_nofile 16384;',
+    'events { worker_connections 8192; }',
     'http {',
     indent(nginxTempPathsDirectives(prefixDir)),
     '  include /etc/nginx/mime.types;',

@@ -6,3 +6,4 @@ export { isDuplicateKey, ledgerEntryId } from './tally-ledger';
 export * from './poll-list';
 export * from './poll-contact';
 export { runOnce } from './migrations';
+export * from './vote-signals';

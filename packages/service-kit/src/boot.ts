@@ -13,7 +13,7 @@ export interface BootOptions<Config extends BaseConfig> {
   service: string;
   loadConfig: () => Config;
   /** Connects dependencies and builds the app; returns how to release them on shutdown. */
-  start: (config: Config, logger: Logger) => Promise<{ app: Koa; onShutdown: () => Promise<void> }>;
+  start: (config: Config, logger: Logger) => Promise<{ app: Koa; onShutdown: () => Promise<void>; endLongResponses?: () => void }>;
 }
 
 /** The whole of a service's `server.ts`: configuration, connections, listening, graceful shutdown. */
@@ -27,7 +27,7 @@ export function bootService<Config extends BaseConfig>(options: BootOptions<Conf
   const logger = createLogger(options.service, config.LOG_LEVEL);
   options
     .start(config, logger)
-    .then(({ app, onShutdown }) => runServer({ app, host: config.HOST, port: config.PORT, logger, onShutdown }))
+    .then((started) => runServer({ ...started, host: config.HOST, port: config.PORT, logger }))
     .catch((error: unknown) => {
       logger.fatal({ err: error }, 'start-up failed');
       exitOnStartupFailure(error);

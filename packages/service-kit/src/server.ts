@@ -10,6 +10,11 @@ export interface RunOptions {
   logger: Logger;
   /** Closes the service's connections after the HTTP server stops accepting requests. */
   onShutdown: () => Promise<void>;
+  /**
+   * Called as soon as shutdown starts: ends responses that never end by themselves (live results' event
+   * streams), which the server would otherwise wait for until the forced exit.
+   */
+  endLongResponses?: () => void;
 }
 
 const FORCED_EXIT_MS = 10_000;
@@ -59,6 +64,7 @@ export function runServer(options: RunOptions): Server {
       logger.error('graceful shutdown timed out; exiting');
       process.exit(1);
     }, FORCED_EXIT_MS).unref();
+    options.endLongResponses?.();
     server.close(() => {
       options
         .onShutdown()

@@ -1,8 +1,10 @@
 import type Koa from 'koa';
 import type { UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
+import { LiveCountsHub } from './live/live-counts';
 import { adminRouter } from './routes/admin';
 import { linkPreviewRouter } from './routes/link-preview';
+import { liveRouter } from './routes/live';
 import { sessionsRouter } from './routes/sessions';
 
 export interface SessionsDeps {
@@ -12,14 +14,21 @@ export interface SessionsDeps {
   csrfSecret: string;
   /** votingUrl and resultsUrl start with it (no trailing slash). */
   publicOrigin: string;
+  /** The live results' streams of this replica (one is made when none is given). */
+  liveCounts?: LiveCountsHub;
 }
 
-/** Polls: creation, lookup, plan, admin listing and deletion (the retention sweep runs beside it, see server.ts). */
+/** Polls: creation, lookup, plan, live counts, admin listing and deletion (the retention sweep runs beside it, see server.ts). */
 export function buildApp(deps: SessionsDeps): Koa {
   return createServiceApp({
     service: 'sessions',
     logger: deps.logger,
-    routers: [sessionsRouter(deps), adminRouter(deps.store), linkPreviewRouter(deps)],
+    routers: [
+      sessionsRouter(deps),
+      liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger })),
+      adminRouter(deps.store),
+      linkPreviewRouter(deps),
+    ],
     readiness: [mongoReadiness, objectStoreReadiness(deps.store)],
   });
 }

@@ -2,6 +2,7 @@ import { createModerationProvider, createUploadPipeline, warmUpModeration } from
 import { foldPollCount, listExistingPolls } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
+import { LiveCountsHub } from './live/live-counts';
 import { loadConfig } from './config';
 import { startRetentionSweep } from './polls/retention';
 
@@ -26,15 +27,18 @@ bootService({
       retentionMs: config.RETENTION_DAYS * DAY_MS,
       intervalMs: config.RETENTION_SWEEP_INTERVAL_MS,
     });
+    const liveCounts = new LiveCountsHub({ logger });
     const app = buildApp({
       logger,
       store,
       pipeline: createUploadPipeline({ moderation }),
       csrfSecret: config.CSRF_SECRET,
       publicOrigin: config.PUBLIC_ORIGIN,
+      liveCounts,
     });
     return {
       app,
+      endLongResponses: () => liveCounts.endAll(),
       onShutdown: async () => {
         await Promise.all([retention.stop(), folder.stop()]);
         await disconnectMongo();

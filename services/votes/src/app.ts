@@ -35,6 +35,7 @@ export function buildApp({ logger, config }: VotesDeps): Koa {
           iterations: config.PROOF_OF_WORK_ITERATIONS,
           attempts: config.PROOF_OF_WORK_ATTEMPTS,
         }),
+        logger,
       }),
       fingerprintTestRouter(),
       analyticsRouter(),

@@ -1,4 +1,4 @@
-import { foldDuePolls, migrateVotesToLedger, purgeVotesOfDeletedPolls } from '@logovote/models';
+import { foldDuePolls, migrateVotesToLedger, purgeVotesOfDeletedPolls, voteSignalSweeper } from '@logovote/models';
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -10,6 +10,8 @@ const FOLD_INTERVAL_MS = 1_000;
 const PURGE_INTERVAL_MS = 1_000;
 /** How often spent proofs of work whose challenges have expired are forgotten. */
 const FORGET_PROOFS_INTERVAL_MS = 60_000;
+/** How often the live results' vote signals that no reader looks at any more are removed. */
+const SWEEP_SIGNALS_INTERVAL_MS = 5_000;
 
 bootService({
   service: 'votes',
@@ -21,10 +23,12 @@ bootService({
     const folder = runInBackground('fold vote tallies', () => foldDuePolls(), FOLD_INTERVAL_MS, logger);
     const purger = runInBackground('remove the votes of deleted polls', () => purgeVotesOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const forgetter = runInBackground('forget expired proofs of work', () => forgetExpiredProofs(), FORGET_PROOFS_INTERVAL_MS, logger);
+    const sweepSignals = voteSignalSweeper();
+    const signalSweeper = runInBackground('remove old vote signals', () => sweepSignals(), SWEEP_SIGNALS_INTERVAL_MS, logger);
     return {
       app: buildApp({ logger, config }),
       async onShutdown() {
-        await Promise.all([folder.stop(), purger.stop(), forgetter.stop()]);
+        await Promise.all([folder.stop(), purger.stop(), forgetter.stop(), signalSweeper.stop()]);
         await disconnectMongo();
       },
     };

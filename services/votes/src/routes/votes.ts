@@ -8,8 +8,8 @@ import {
   type ProofRequired,
   type VoteResponse,
 } from '@logovote/contracts';
-import { bindVoterCookie, currentVote, findActivePollOr404 } from '@logovote/models';
-import { HttpError, jsonBody, parseJsonBody, requireCsrf } from '@logovote/service-kit';
+import { bindVoterCookie, currentVote, findActivePollOr404, signalVoteChange } from '@logovote/models';
+import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
 import { hashIp } from '../ip-hash';
@@ -21,6 +21,7 @@ export interface VotesRouteOptions {
   ipHashSalt: string;
   seats: SeatPolicy;
   proofOfWork: ProofOfWork;
+  logger: Logger;
 }
 
 const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
@@ -77,6 +78,9 @@ export function votesRouter(options: VotesRouteOptions): Router {
       ctx.body = body;
       return;
     }
+    // Live results pages learn of the change from this signal (docs/live-results.md). The vote stands without
+    // it: those pages then show it with the next vote's update or on reload.
+    await signalVoteChange(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live results signal not written'));
     // From now on this browser finds its vote from any address.
     if (!voter.bound) await bindVoterCookie(poll._id, voter.cookieHash, voter.voteId);
     const body: VoteResponse = { logoId };

@@ -1,0 +1,13 @@
+import type { z } from 'zod';
+import { SessionView } from './sessions';
+
+/**
+ * GET /api/sessions/{sessionId}/live (text/event-stream, docs/live-results.md): each event's data is one
+ * LiveCounts, the poll's logos with their counts and the total in the session view's shape, so a page
+ * replaces those fields of the view it holds. The first event carries the counts at the time of opening.
+ */
+export const LiveCounts = SessionView.pick({ sessionId: true, logos: true, totalVotes: true });
+export type LiveCounts = z.infer<typeof LiveCounts>;
+
+/** How many live streams one client address may hold open at the gateway at once (its limit_conn). */
+export const LIVE_STREAMS_PER_ADDRESS = 32;

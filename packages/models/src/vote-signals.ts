@@ -1,0 +1,63 @@
+import { Schema, model } from 'mongoose';
+import { isDuplicateKey } from './tally-ledger';
+
+/**
+ * "A poll's votes changed during this second", for live results (docs/live-results.md). The votes
+ * service, whichever replica takes a vote, inserts one signal per poll and second, keyed
+ * `<second>#<pollId>`: the first vote of that second writes it, the others' inserts are refused by the
+ * unique key and ignored (insert-only: no `$inc`, no read-modify-write, exact on FerretDB). Each sessions
+ * replica reads the signals of the current and the previous second by equality on the indexed `second`
+ * (the only filter FerretDB sends to PostgreSQL), so it learns which polls changed without reading any
+ * poll's counts, whatever the number of viewers. Signals are removed a few seconds later.
+ */
+const voteSignalSchema = new Schema(
+  {
+    /** `${second}#${pollId}` */
+    _id: { type: String, required: true },
+    /** Whole seconds since the epoch (the votes replica's clock) when the vote was counted. */
+    second: { type: Number, required: true },
+    pollId: { type: String, required: true },
+  },
+  { collection: 'vote_signals', versionKey: false },
+);
+voteSignalSchema.index({ second: 1 });
+
+export const VoteSignalModel = model('VoteSignal', voteSignalSchema);
+
+export const signalSecond = (at: number): number => Math.floor(at / 1000);
+
+/** Signals are kept this many seconds: readers look at the current and the previous second only. */
+const SIGNALS_KEPT_SECONDS = 10;
+
+/**
+ * Signals that a poll's counts changed, after the change is written (a reader that sees the signal then
+ * reads counts that include it). Another vote of the same second wrote it already: nothing to do.
+ */
+export async function signalVoteChange(pollId: string, now: number = Date.now()): Promise<void> {
+  const second = signalSecond(now);
+  try {
+    await VoteSignalModel.create({ _id: `${second}#${pollId}`, second, pollId });
+  } catch (error: unknown) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+}
+
+/** The signals of one second: which polls' votes changed then (key and poll). */
+export async function voteSignalsOf(second: number): Promise<{ _id: string; pollId: string }[]> {
+  return VoteSignalModel.find({ second }, { pollId: 1 }).lean();
+}
+
+/**
+ * Removes the signals no reader looks at any more. Second by second (equality deletes, which FerretDB
+ * runs on the index) from where the previous pass of this sweeper ended; its first pass removes whatever
+ * is older at once (a range, over the few rows left by a stop).
+ */
+export function voteSignalSweeper(): (now?: number) => Promise<void> {
+  let sweptBefore: number | undefined;
+  return async (now = Date.now()) => {
+    const before = signalSecond(now) - SIGNALS_KEPT_SECONDS;
+    if (sweptBefore === undefined) await VoteSignalModel.deleteMany({ second: { $lt: before } });
+    else for (let second = sweptBefore; second < before; second++) await VoteSignalModel.deleteMany({ second });
+    sweptBefore = before;
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * The bench's live results section (docs/live-results.md): 1 000 results pages' event streams held open
+ * through the gateway, votes cast while they are, and what each vote then costs: its delivery to every
+ * stream, the gateway's and the sessions service's memory and open files, and the database's reads per
+ * vote with one viewer and with all of them.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { LiveCounts } from '@logovote/contracts';
+import { POSTGRES_DATABASE, postgresEnv, toolPath } from '@logovote/devstack';
+import { openEventStream, type EventStream } from '../../tests/support/event-stream';
+import type { BenchPoll } from './bench-polls';
+import { openFiles, residentBytes, type WatchedProcess } from './bench-processes';
+
+export const LIVE_VIEWERS = 1_000;
+/** Viewers per client address: under the gateway's per-address cap (LIVE_STREAMS_PER_ADDRESS). */
+const VIEWERS_PER_ADDRESS = 25;
+const VOTES = 20;
+/** Votes in a window where reads are counted: enough for a vote's reads to stand out of the background work's. */
+const VOTES_PER_WINDOW = 30;
+/** Between two votes: more than a second, so each vote's delivery is measured on its own. */
+const VOTE_SPACING_MS = 1_500;
+/** Reads are counted over windows this long, with votes and without (the loop's own reads). */
+const WINDOW_MS = 15_000;
+
+export interface ProcessFootprint {
+  residentBytes: number;
+  openFiles: number;
+}
+
+export interface LiveResults {
+  viewers: number;
+  addresses: number;
+  votes: number;
+  /** From a vote's request to its counts on each stream, over every vote and stream. */
+  deliveryMs: { p50: number; p95: number; max: number };
+  /** The votes' own time, from request to answer (part of the delivery). */
+  voteMs: { p50: number; max: number };
+  /** The machine's load average (1 min) at the start and at the end of the deliveries. */
+  load: [number, number];
+  /** Events expected (votes × viewers) and received. */
+  deliveries: { expected: number; received: number };
+  openSeconds: number;
+  footprint: Record<'gateway' | 'sessions', { before: ProcessFootprint; withStreams: ProcessFootprint }>;
+  /** Votes in each window where reads were counted. */
+  votesPerWindow: number;
+  /** Table reads (PostgreSQL's sequential and index scans) per vote, less the mean of windows without votes before and after. */
+  readsPerVote: { oneViewer: number; allViewers: number };
+  /** Table reads per second without votes (every process's background work, the live loop's included). */
+  idleReadsPerSecond: { oneViewer: number; allViewers: number };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (sorted: number[], share: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
+
+/** The `index`-th bench address of a block: 127.<block>.x.y. */
+const address = (block: number, index: number) => `127.${block}.${Math.floor((index + 1) / 256)}.${(index + 1) % 256}`;
+
+/** Sequential and index scans of every table so far (what FerretDB asked PostgreSQL to read). */
+function tableReads(postgresPort: number): number {
+  const result = spawnSync(
+    toolPath('psql'),
+    [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(postgresPort),
+      '-d',
+      POSTGRES_DATABASE,
+      '-Atc',
+      'SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_user_tables',
+    ],
+    { encoding: 'utf8', env: { ...process.env, ...postgresEnv } },
+  );
+  if (result.status !== 0) throw new Error(`psql: ${result.stderr}`);
+  return Number(result.stdout.trim());
+}
+
+function footprint(process: WatchedProcess | undefined): ProcessFootprint {
+  return process
+    ? { residentBytes: residentBytes(process.pid), openFiles: openFiles(process.pid) }
+    : { residentBytes: NaN, openFiles: NaN };
+}
+
+/** One vote by a new voter from an address of its own; resolves when it is acknowledged. */
+function vote(gateway: string, poll: BenchPoll, csrfCookie: string, logoId: string, localAddress: string): Promise<void> {
+  const url = new URL(`${gateway}/api/sessions/${poll.sessionId}/vote`);
+  const body = JSON.stringify({ logoId });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        localAddress,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          Cookie: `lv_csrf=${csrfCookie}`,
+          'X-CSRF-Token': poll.csrfToken,
+          'X-Client-Fingerprint': randomBytes(8).toString('hex'),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`vote: HTTP ${res.statusCode}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export interface LiveSectionOptions {
+  gateway: string;
+  postgresPort: number;
+  poll: BenchPoll;
+  csrfCookie: string;
+  processes: WatchedProcess[];
+  log: (line: string) => void;
+}
+
+export async function runLiveSection(options: LiveSectionOptions): Promise<LiveResults> {
+  const { gateway, poll, csrfCookie, log } = options;
+  const gatewayProcess = options.processes.find((entry) => entry.name.startsWith('gateway'));
+  const sessionsProcess = options.processes.find((entry) => entry.name === 'sessions');
+  const url = `${gateway}/api/sessions/${poll.sessionId}/live`;
+  let votesCast = 0;
+  const castVote = async () => {
+    const logoId = poll.logoIds[votesCast % poll.logoIds.length]!;
+    await vote(gateway, poll, csrfCookie, logoId, address(200, votesCast));
+    votesCast += 1;
+  };
+  /** Table reads during a window with `votes` votes in it (none: the idle cost). */
+  const readsDuring = async (votes: number) => {
+    const before = tableReads(options.postgresPort);
+    const started = Date.now();
+    for (let i = 0; i < votes; i++) {
+      await castVote();
+      await sleep(Math.max(0, started + ((i + 1) * WINDOW_MS) / votes - Date.now()));
+    }
+    await sleep(Math.max(0, WINDOW_MS - (Date.now() - started)));
+    return tableReads(options.postgresPort) - before;
+  };
+
+  /** Reads per vote: a window with votes, less the mean of a window without before it and one after. */
+  const readsPerVote = async () => {
+    const idleBefore = await readsDuring(0);
+    const voting = await readsDuring(VOTES_PER_WINDOW);
+    const idleAfter = await readsDuring(0);
+    const idle = (idleBefore + idleAfter) / 2;
+    return { perVote: (voting - idle) / VOTES_PER_WINDOW, idlePerSecond: idle / (WINDOW_MS / 1000) };
+  };
+
+  const streams: EventStream<LiveCounts>[] = [];
+  try {
+    const before = { gateway: footprint(gatewayProcess), sessions: footprint(sessionsProcess) };
+    log('live results: one viewer, reads with and without votes');
+    streams.push(await openEventStream<LiveCounts>(url, { localAddress: address(201, 0) }));
+    await streams[0]!.waitFor(() => true);
+    await sleep(2_000);
+    const oneViewer = await readsPerVote();
+
+    log(`live results: opening ${LIVE_VIEWERS} streams through the gateway`);
+    const opening = performance.now();
+    const addresses = Math.ceil(LIVE_VIEWERS / VIEWERS_PER_ADDRESS);
+    for (let batch = 1; batch < LIVE_VIEWERS; batch += 50) {
+      const size = Math.min(50, LIVE_VIEWERS - batch);
+      const opened = await Promise.all(
+        Array.from({ length: size }, (_, i) =>
+          openEventStream<LiveCounts>(url, { localAddress: address(201, Math.floor((batch + i) / VIEWERS_PER_ADDRESS)) }),
+        ),
+      );
+      const refused = opened.filter((stream) => stream.status !== 200);
+      if (refused.length > 0) throw new Error(`live stream refused: HTTP ${refused[0]!.status} ${refused[0]!.body}`);
+      streams.push(...opened);
+    }
+    await Promise.all(streams.map((stream) => stream.waitFor(() => true, 60_000)));
+    const openSeconds = (performance.now() - opening) / 1000;
+    log(`  ${streams.length} streams open in ${openSeconds.toFixed(1)} s`);
+    await sleep(2_000);
+    const withStreams = { gateway: footprint(gatewayProcess), sessions: footprint(sessionsProcess) };
+
+    log(`live results: ${VOTES} votes, each delivered to ${streams.length} streams`);
+    const latencies: number[] = [];
+    const voteTimes: number[] = [];
+    const loadAtStart = loadavg()[0]!;
+    let received = 0;
+    for (let i = 0; i < VOTES; i++) {
+      const total = (streams[0]!.events.at(-1)?.totalVotes ?? 0) + 1;
+      const sent = performance.now();
+      await castVote();
+      voteTimes.push(performance.now() - sent);
+      const arrivals = await Promise.all(
+        streams.map((stream) =>
+          stream
+            .waitFor((counts) => counts.totalVotes >= total, 20_000)
+            .then(
+              () => stream.arrivals[stream.events.findIndex((counts) => counts.totalVotes >= total)]!,
+              () => undefined,
+            ),
+        ),
+      );
+      for (const arrival of arrivals) {
+        if (arrival === undefined) continue;
+        received += 1;
+        latencies.push(arrival - sent);
+      }
+      await sleep(VOTE_SPACING_MS);
+    }
+    latencies.sort((a, b) => a - b);
+    voteTimes.sort((a, b) => a - b);
+    const load: [number, number] = [loadAtStart, loadavg()[0]!];
+
+    log('live results: all viewers, reads with and without votes');
+    const allViewers = await readsPerVote();
+    return {
+      viewers: streams.length,
+      addresses,
+      votes: VOTES,
+      deliveryMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), max: latencies.at(-1) ?? Number.NaN },
+      voteMs: { p50: percentile(voteTimes, 0.5), max: voteTimes.at(-1) ?? Number.NaN },
+      load,
+      deliveries: { expected: VOTES * streams.length, received },
+      openSeconds,
+      footprint: {
+        gateway: { before: before.gateway, withStreams: withStreams.gateway },
+        sessions: { before: before.sessions, withStreams: withStreams.sessions },
+      },
+      votesPerWindow: VOTES_PER_WINDOW,
+      readsPerVote: { oneViewer: oneViewer.perVote, allViewers: allViewers.perVote },
+      idleReadsPerSecond: { oneViewer: oneViewer.idlePerSecond, allViewers: allViewers.idlePerSecond },
+    };
+  } finally {
+    for (const stream of streams) stream.close();
+  }
+}
