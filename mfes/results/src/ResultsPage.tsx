@@ -17,7 +17,9 @@ import { analytics, api, HttpError } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
-import { rankLogos, votesText, type RankedLogo } from './ranking';
+import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
+import { ExportCsvButton } from './ExportCsvButton';
+import { ReasonList } from './ReasonList';
 
 import './styles.css';
 
@@ -56,7 +58,7 @@ async function copyVotingLink(sessionId: string): Promise<void> {
   }
 }
 
-function ResultCard({ ranked }: { ranked: RankedLogo }) {
+function ResultCard({ ranked, sessionId }: { ranked: RankedLogo; sessionId: string }) {
   const { logo, label, percent, isWinner } = ranked;
   return (
     <li data-testid="result-card" data-logo-id={logo.id}>
@@ -89,6 +91,7 @@ function ResultCard({ ranked }: { ranked: RankedLogo }) {
             {percent}% of total votes
           </p>
         </div>
+        <ReasonList sessionId={sessionId} logoId={logo.id} label={label} />
       </Card>
     </li>
   );
@@ -119,9 +122,10 @@ function Results({ session }: { session: SessionView }) {
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
         {ranked.map((item) => (
-          <ResultCard key={item.logo.id} ranked={item} />
+          <ResultCard key={item.logo.id} ranked={item} sessionId={session.sessionId} />
         ))}
       </ul>
+      <ExportCsvButton sessionId={session.sessionId} />
 
       <Card data-testid="create-another" className="text-center">
         <CardHeader>

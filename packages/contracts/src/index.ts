@@ -7,3 +7,5 @@ export * from './analytics';
 export * from './media';
 export * from './admin';
 export * from './runtime-config';
+export * from './reasons';
+export * from './ranking';
