@@ -189,15 +189,18 @@ describe('profanity', () => {
     expect(JSON.stringify(await VoteReasonModel.find({ pollId: sessionId }).lean())).not.toContain(reason);
   });
 
-  it.each(['Feels like Scunthorpe United', 'Passed my assessment of contrast', 'Classic and grass-green', 'Cocktail bar vibes', 'Shitake-mushroom brown'](
-    'leaves harmless words alone: %j',
-    async (reason) => {
-      const { sessionId, logoIds } = await createPoll();
-      const fingerprint = newFingerprint();
-      await vote(sessionId, logoIds[0]!, fingerprint).expect(200);
-      await giveReason(sessionId, fingerprint, { reason }).expect(200, { logoId: logoIds[0], reason });
-    },
-  );
+  it.each([
+    'Feels like Scunthorpe United',
+    'Passed my assessment of contrast',
+    'Classic and grass-green',
+    'Cocktail bar vibes',
+    'Shitake-mushroom brown',
+  ])('leaves harmless words alone: %j', async (reason) => {
+    const { sessionId, logoIds } = await createPoll();
+    const fingerprint = newFingerprint();
+    await vote(sessionId, logoIds[0]!, fingerprint).expect(200);
+    await giveReason(sessionId, fingerprint, { reason }).expect(200, { logoId: logoIds[0], reason });
+  });
 });
 
 describe('a changed vote', () => {
