@@ -1,7 +1,7 @@
 import { Link } from '@logovote/ui';
 
 import { describeVerdict, judgeLead } from './confidence';
-import type { RankedLogo } from './ranking';
+import type { RankedLogo } from '@logovote/contracts/ranking';
 
 /** The shell's page that explains the verdict in plain words (docs/confidence.md for developers); it links back to `poll`'s results. */
 const confidenceHelpPath = (sessionId: string) => `/help/confidence?poll=${encodeURIComponent(sessionId)}`;

@@ -17,9 +17,11 @@ import { analytics, api, HttpError } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
+import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import { ConfidenceVerdict } from './ConfidenceVerdict';
+import { ExportCsvButton } from './ExportCsvButton';
 import { QrCodeButton } from './QrCodeButton';
-import { rankLogos, votesText, type RankedLogo } from './ranking';
+import { ReasonList } from './ReasonList';
 import { SeeItSmall } from './SeeItSmall';
 import { useLiveCounts } from './use-live-counts';
 
@@ -60,7 +62,7 @@ async function copyVotingLink(sessionId: string): Promise<void> {
   }
 }
 
-function ResultCard({ ranked, tabTitle }: { ranked: RankedLogo; tabTitle: string }) {
+function ResultCard({ ranked, sessionId, tabTitle }: { ranked: RankedLogo; sessionId: string; tabTitle: string }) {
   const { logo, label, percent, isWinner } = ranked;
   return (
     <li data-testid="result-card" data-logo-id={logo.id}>
@@ -94,6 +96,7 @@ function ResultCard({ ranked, tabTitle }: { ranked: RankedLogo; tabTitle: string
           </p>
           <SeeItSmall label={label} src={logoUrl(logo.filename)} tabTitle={tabTitle} />
         </div>
+        <ReasonList sessionId={sessionId} logoId={logo.id} label={label} />
       </Card>
     </li>
   );
@@ -128,9 +131,10 @@ function Results({ session }: { session: SessionView }) {
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
         {ranked.map((item) => (
-          <ResultCard key={item.logo.id} ranked={item} tabTitle={prompt || 'LogoVote'} />
+          <ResultCard key={item.logo.id} ranked={item} sessionId={session.sessionId} tabTitle={prompt || 'LogoVote'} />
         ))}
       </ul>
+      <ExportCsvButton sessionId={session.sessionId} />
 
       <Card data-testid="create-another" className="text-center">
         <CardHeader>

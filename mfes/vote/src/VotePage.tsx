@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
 import { LogoCarousel } from './LogoCarousel';
 import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
+import { ReasonBox } from './ReasonBox';
 import { LoadingVotingSession, VotingSessionNotFound, VotingSessionUnavailable } from './StatusScreens';
 import { useVoting } from './use-voting';
 
@@ -106,6 +107,9 @@ function VotingView({ session, voting }: VotingViewProps) {
           onSelect={setIndex}
         />
       </div>
+      {voting.votedThisVisit && !voting.isSubmitting && voting.votedLogoId && (
+        <ReasonBox key={voting.votedLogoId} sessionId={session.sessionId} />
+      )}
 
       {/* The bottom bar: at the bottom of the screen while the page scrolls, above the footer at its end. */}
       <div
@@ -187,6 +191,7 @@ function VoteScreen({ sessionId }: VotePageProps) {
       {phase === 'not-found' && <VotingSessionNotFound />}
       {phase === 'failed' && <VotingSessionUnavailable onRetry={voting.retry} />}
       {phase === 'confirmation' && session && <VoteConfirmation session={session} logoId={voting.serverVotedLogoId} />}
+      {phase === 'confirmation' && session && <ReasonBox sessionId={session.sessionId} />}
       {phase === 'voting' && session && <VotingView session={session} voting={voting} />}
     </section>
   );

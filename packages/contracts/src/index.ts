@@ -10,3 +10,5 @@ export * from './runtime-config';
 export * from './logo-order';
 export * from './sharing';
 export * from './live';
+export * from './reasons';
+export * from './ranking';

@@ -3,6 +3,7 @@ import { runOnce } from './migrations';
 import { ledgerEntryId } from './tally-ledger';
 import { deletingPollIds } from './poll';
 import { VoterCookieModel } from './voter-cookie';
+import { deleteReasons, hasReasons } from './vote-reason';
 import {
   appendFoldedLedgerEntries,
   appendLedgerEntry,
@@ -154,7 +155,7 @@ export function migrateVotesToLedger(): Promise<number> {
 }
 
 /**
- * The votes service's part of deleting polls: removes the votes, ledger and tallies of every poll the
+ * The votes service's part of deleting polls: removes the votes, ledger, tallies and reasons of every poll the
  * sessions service marked 'deleting' (it removes the poll itself once nothing of it is left here).
  * Resolves with the vote rows removed.
  */
@@ -164,6 +165,7 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
     removed += (await VoteModel.deleteMany({ pollId })).deletedCount;
     await VoterCookieModel.deleteMany({ pollId });
     await deleteVoteHistory(pollId);
+    await deleteReasons(pollId);
   }
   return removed;
 }
@@ -171,6 +173,9 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
 /** Whether any vote data of a poll is left (the sessions service waits for none before removing the poll). */
 export async function hasVoteData(pollId: string): Promise<boolean> {
   return (
-    (await VoteModel.exists({ pollId })) !== null || (await VoterCookieModel.exists({ pollId })) !== null || (await hasVoteHistory(pollId))
+    (await VoteModel.exists({ pollId })) !== null ||
+    (await VoterCookieModel.exists({ pollId })) !== null ||
+    (await hasVoteHistory(pollId)) ||
+    (await hasReasons(pollId))
   );
 }

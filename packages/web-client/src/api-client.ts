@@ -8,6 +8,9 @@ import type {
   NotifyRequest,
   NotifyResponse,
   PaymentPlan,
+  ReasonRequest,
+  ReasonResponse,
+  ReasonsPage,
   SessionView,
   SetPlanRequest,
   SetPlanResponse,
@@ -72,6 +75,7 @@ export const MESSAGES = {
   tokenRefreshFailed: 'Failed to fetch session data',
   notifyFailed: 'Failed to send email',
   votingFailed: (status: number) => `Voting failed with status: ${status}`,
+  reasonFailed: 'Your reason could not be sent. Please try again.',
 } as const;
 
 /**
@@ -298,6 +302,35 @@ export function createApiClient(options: ApiClientOptions = {}) {
         if (error instanceof HttpError) throw new Error(MESSAGES.votingFailed(error.status), { cause: error });
         throw error;
       }
+    },
+
+    /**
+     * PUT /api/sessions/{id}/reason (issue 17, docs/reasons.md): the visitor's one-line reason for its
+     * current vote. Answers the reason as stored (profanity masked); a refusal throws an Error with the
+     * server's message.
+     */
+    async submitReason(sessionId: string, reason: string, fingerprint: string): Promise<ReasonResponse> {
+      const json: ReasonRequest = { reason };
+      try {
+        return await request<ReasonResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/reason`, {
+          method: 'PUT',
+          json,
+          headers: { [FINGERPRINT_HEADER]: fingerprint },
+        });
+      } catch (error) {
+        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.reasonFailed, { cause: error });
+      }
+    },
+
+    /** GET /api/sessions/{id}/reasons: a logo's reasons, newest first, a page at a time (`next`: the following page's cursor). */
+    getReasons(sessionId: string, logoId: string, cursor?: string): Promise<ReasonsPage> {
+      const query = new URLSearchParams({ logoId, ...(cursor ? { cursor } : {}) });
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/reasons?${query.toString()}`);
+    },
+
+    /** Where the results export is downloaded (GET /api/sessions/{id}/results.csv, docs/export.md). */
+    resultsCsvUrl(sessionId: string): string {
+      return `${baseUrl}/api/sessions/${encodeURIComponent(sessionId)}/results.csv`;
     },
 
     /**

@@ -3,6 +3,7 @@ import type { UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { LiveCountsHub } from './live/live-counts';
 import { adminRouter } from './routes/admin';
+import { exportRouter } from './routes/export';
 import { linkPreviewRouter } from './routes/link-preview';
 import { liveRouter } from './routes/live';
 import { sessionsRouter } from './routes/sessions';
@@ -18,7 +19,10 @@ export interface SessionsDeps {
   liveCounts?: LiveCountsHub;
 }
 
-/** Polls: creation, lookup, plan, live counts, admin listing and deletion (the retention sweep runs beside it, see server.ts). */
+/**
+ * Polls: creation, lookup, plan, live counts, results export, link previews, admin listing and deletion (the
+ * retention sweep runs beside it, see server.ts).
+ */
 export function buildApp(deps: SessionsDeps): Koa {
   return createServiceApp({
     service: 'sessions',
@@ -27,6 +31,7 @@ export function buildApp(deps: SessionsDeps): Koa {
       sessionsRouter(deps),
       liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger })),
       adminRouter(deps.store),
+      exportRouter(deps.logger),
       linkPreviewRouter(deps),
     ],
     readiness: [mongoReadiness, objectStoreReadiness(deps.store)],

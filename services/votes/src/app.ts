@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { proofOfWork } from './proof-of-work';
 import { analyticsRouter } from './routes/analytics';
 import { fingerprintTestRouter } from './routes/fingerprint-test';
+import { reasonsRouter } from './routes/reasons';
 import { votesRouter } from './routes/votes';
 
 export interface VotesDeps {
@@ -20,7 +21,7 @@ export interface VotesDeps {
   >;
 }
 
-/** Votes: casting and changing a vote (with step-up proof of work), my-vote status, the fingerprint test tool, and the analytics collector. */
+/** Votes: casting and changing a vote (with step-up proof of work), my-vote status, voters' reasons, the fingerprint test tool, and the analytics collector. */
 export function buildApp({ logger, config }: VotesDeps): Koa {
   const app = createServiceApp({
     service: 'votes',
@@ -37,6 +38,7 @@ export function buildApp({ logger, config }: VotesDeps): Koa {
         }),
         logger,
       }),
+      reasonsRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT }),
       fingerprintTestRouter(),
       analyticsRouter(),
     ],

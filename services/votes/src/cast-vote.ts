@@ -1,4 +1,13 @@
-import { VoteLedgerModel, VoteModel, appendLedgerEntry, currentVote, isDuplicateKey, ledgerEntryId, syncVoteRow } from '@logovote/models';
+import {
+  VoteLedgerModel,
+  VoteModel,
+  appendLedgerEntry,
+  currentVote,
+  dropReasons,
+  isDuplicateKey,
+  ledgerEntryId,
+  syncVoteRow,
+} from '@logovote/models';
 
 export interface Ballot {
   pollId: string;
@@ -86,7 +95,12 @@ export async function castVote(ballot: Ballot, policy: SeatPolicy, proven = fals
       return 'recorded';
     }
     const rev = current.rev + 1;
+    // A reason explains the choice it was given for (docs/reasons.md): it goes when the vote changes.
+    // Dropped before the change, so a request stopped after it leaves no stale reason, and again after
+    // it, for a reason that was being added meanwhile (that request looks for this revision afterwards).
+    if (current.logoId !== null) await dropReasons(id, current.rev);
     const written = await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev, from: current.countedLogoId, to: ballot.logoId });
+    if (current.logoId !== null) await dropReasons(id, current.rev);
     if (!written) {
       const winner = await VoteLedgerModel.findById(ledgerEntryId(id, rev), { to: 1 }).lean();
       if (winner?.to) return 'recorded';

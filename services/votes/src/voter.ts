@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { VoteModel, legacyVoteId, voteId, voterOfCookie } from '@logovote/models';
+import { hashIp } from './ip-hash';
 
 /** The first-party voter cookie: random, HttpOnly, sent only to the poll API. */
 const VOTER_COOKIE = 'lv_voter';
@@ -50,4 +51,19 @@ export async function identifyVoter(clues: VoterClues): Promise<{ voteId: string
   const legacy = await VoteModel.findById(legacyVoteId(clues.pollId, clues.fingerprint), { ipHash: 1 }).lean();
   if (legacy?.ipHash === clues.ipHash) return { voteId: legacy._id, bound: false };
   return { voteId: voteId(clues.pollId, clues.fingerprint, clues.ipHash), bound: false };
+}
+
+/**
+ * The voter of a request to a poll (see identifyVoter), issuing the voter cookie when the browser has
+ * none: what every voter's call (my-vote, vote, reason) starts from.
+ */
+export function requestVoter(ipHashSalt: string) {
+  const hashCookie = voterCookieHasher(ipHashSalt);
+  return async (ctx: Context, pollId: string, fingerprint: string) => {
+    const cookie = voterCookie(ctx);
+    const cookieHash = hashCookie(pollId, cookie.value);
+    const ipHash = hashIp(ipHashSalt, ctx.ip);
+    const voter = await identifyVoter({ pollId, fingerprint, ipHash, ...(cookie.issued ? {} : { cookieHash }) });
+    return { ...voter, cookieHash, ipHash };
+  };
 }

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import {
   FINGERPRINT_HEADER,
   VOTE_PROOF_HEADER,
@@ -12,9 +11,8 @@ import { bindVoterCookie, currentVote, findActivePollOr404, signalVoteChange } f
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
-import { hashIp } from '../ip-hash';
 import { PROOF_REQUIRED, type ProofOfWork } from '../proof-of-work';
-import { identifyVoter, voterCookie, voterCookieHasher } from '../voter';
+import { requestVoter } from '../voter';
 
 export interface VotesRouteOptions {
   csrfSecret: string;
@@ -24,23 +22,14 @@ export interface VotesRouteOptions {
   logger: Logger;
 }
 
-const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
+export const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
 /** The poll, if it may be voted on, with what voting needs of it. */
-const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionId, ['logos']);
+export const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionId, ['logos']);
 
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
 export function votesRouter(options: VotesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
-  const hashCookie = voterCookieHasher(options.ipHashSalt);
-
-  /** The voter of this request (see ../voter), issuing the voter cookie when the browser has none. */
-  async function voterOf(ctx: Context, pollId: string, fingerprint: string) {
-    const cookie = voterCookie(ctx);
-    const cookieHash = hashCookie(pollId, cookie.value);
-    const ipHash = hashIp(options.ipHashSalt, ctx.ip);
-    const voter = await identifyVoter({ pollId, fingerprint, ipHash, ...(cookie.issued ? {} : { cookieHash }) });
-    return { ...voter, cookieHash, ipHash };
-  }
+  const voterOf = requestVoter(options.ipHashSalt);
 
   router.get('/my-vote', async (ctx) => {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);

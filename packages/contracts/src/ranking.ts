@@ -1,4 +1,4 @@
-import type { Logo } from '@logovote/contracts';
+import type { Logo } from './sessions';
 
 export type RankedLogo = {
   logo: Logo;

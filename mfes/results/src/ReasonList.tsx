@@ -1,0 +1,101 @@
+import { Button, SpinnerIcon } from '@logovote/ui';
+import { api } from '@logovote/web-client';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+
+/**
+ * True once the page has loaded and the browser is idle: reasons are not part of the first paint
+ * (issue 16's budgets), so their reads wait until then.
+ */
+function useAfterPageLoad(): boolean {
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    let idle: number | undefined;
+    const start = () => {
+      idle = window.requestIdleCallback
+        ? window.requestIdleCallback(() => setLoaded(true), { timeout: 2_000 })
+        : window.setTimeout(() => setLoaded(true), 0);
+    };
+    if (document.readyState === 'complete') start();
+    else window.addEventListener('load', start, { once: true });
+    return () => {
+      window.removeEventListener('load', start);
+      if (idle !== undefined) {
+        if (window.cancelIdleCallback) window.cancelIdleCallback(idle);
+        else window.clearTimeout(idle);
+      }
+    };
+  }, []);
+  return loaded;
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+type ReasonListProps = { sessionId: string; logoId: string; label: string };
+
+/**
+ * 'Why this one?' under a result card (issue 17, docs/reasons.md): the voters' reasons for this logo,
+ * newest first, a page at a time with 'Show more'. The box has a fixed height and scrolls, so neither
+ * loading nor more pages move anything on the page (layout shift 0).
+ */
+export function ReasonList({ sessionId, logoId, label }: ReasonListProps) {
+  const loaded = useAfterPageLoad();
+  const reasons = useInfiniteQuery({
+    queryKey: ['results', 'reasons', sessionId, logoId],
+    queryFn: ({ pageParam }) => api.getReasons(sessionId, logoId, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next ?? undefined,
+    enabled: loaded,
+    // Not spec reads, but as quiet: read on each visit of the screen, never again by themselves.
+    retry: false,
+    refetchOnWindowFocus: false,
+    gcTime: 0,
+  });
+  const shown = reasons.data?.pages.flatMap((page) => page.reasons) ?? [];
+
+  return (
+    <section
+      data-testid="reasons"
+      aria-label={`Why voters chose ${label}`}
+      // Scrolls with the keyboard too: the region itself takes focus.
+      tabIndex={0}
+      className="h-32 overflow-y-auto rounded-md border border-border bg-muted/40 p-2 text-xs sm:h-36 sm:text-sm"
+    >
+      <h3 className="mb-1 font-medium">Why this one?</h3>
+      {reasons.isPending && (
+        <p className="flex items-center gap-1 text-muted-foreground">
+          <SpinnerIcon className="size-3" />
+          Loading reasons...
+        </p>
+      )}
+      {reasons.isError && <p className="text-muted-foreground">Reasons could not be loaded.</p>}
+      {reasons.isSuccess && shown.length === 0 && !reasons.hasNextPage && <p className="text-muted-foreground">No reasons given yet.</p>}
+      {shown.length > 0 && (
+        <ul className="flex flex-col gap-1.5">
+          {shown.map((reason, index) => (
+            <li key={`${reason.at}-${index}`} data-testid="reason" className="break-words">
+              <q>{reason.reason}</q>{' '}
+              <time dateTime={reason.at} className="text-muted-foreground">
+                {dateFormat.format(new Date(reason.at))}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+      {reasons.hasNextPage && (
+        <Button
+          variant="link"
+          size="sm"
+          data-testid="reasons-more"
+          aria-disabled={reasons.isFetchingNextPage}
+          onClick={() => {
+            if (!reasons.isFetchingNextPage) void reasons.fetchNextPage();
+          }}
+          className="h-auto px-0 py-1 text-xs sm:text-sm"
+        >
+          {reasons.isFetchingNextPage ? 'Loading...' : 'Show more'}
+        </Button>
+      )}
+    </section>
+  );
+}

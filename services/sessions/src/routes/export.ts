@@ -1,0 +1,56 @@
+import { Readable } from 'node:stream';
+import Router from '@koa/router';
+import { stringify } from 'csv-stringify';
+import { rankLogos, resultsCsvFileName } from '@logovote/contracts';
+import { allReasons, findActivePollOr404, readVoteCounts } from '@logovote/models';
+import type { Logger } from '@logovote/service-kit';
+import { logosWithCounts, totalVotes } from '../polls/vote-counts';
+
+/** The export's columns: a logo's row fills the first four, each reason's row the logo's and the last two. */
+const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date'];
+type Row = [string, string, number | '', number | '', string, string];
+
+/**
+ * A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such text
+ * cells get a leading apostrophe, which spreadsheets show as text and do not run (OWASP's advice).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+export const neutralizeFormula = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/**
+ * GET /api/sessions/{sessionId}/results.csv (docs/export.md): the results page as CSV, streamed. One row
+ * per logo in the page's order, labels and rounded percentages as the page shows them (the ranking is
+ * the page's own code, from @logovote/contracts), then every kept reason, per logo, newest first.
+ */
+export function exportRouter(logger: Logger): Router {
+  const router = new Router();
+
+  router.get('/api/sessions/:sessionId/results.csv', async (ctx) => {
+    const poll = await findActivePollOr404(ctx.params.sessionId, ['logos']);
+    const logos = logosWithCounts(poll.logos, await readVoteCounts(poll._id));
+    const ranked = rankLogos(logos, totalVotes(logos));
+
+    async function* rows(): AsyncGenerator<Row> {
+      for (const { logo, label, percent } of ranked) yield [label, neutralizeFormula(logo.originalName), logo.voteCount, percent, '', ''];
+      for (const { logo, label } of ranked) {
+        for await (const reason of allReasons(poll._id, logo.id)) {
+          yield [label, neutralizeFormula(logo.originalName), '', '', neutralizeFormula(reason.text), reason.at.toISOString()];
+        }
+      }
+    }
+    // The byte order mark makes spreadsheet programs read the file as UTF-8.
+    const csv = stringify({ bom: true, header: true, columns: COLUMNS, record_delimiter: 'windows' });
+    const source = Readable.from(rows());
+    // Once the first bytes are sent a failure can no longer be a JSON answer: the download is cut short.
+    source.on('error', (error) => {
+      logger.error({ err: error, pollId: poll._id }, 'results export failed');
+      csv.destroy(error);
+    });
+    ctx.set('Content-Disposition', `attachment; filename="${resultsCsvFileName(poll._id)}"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = source.pipe(csv);
+  });
+
+  return router;
+}

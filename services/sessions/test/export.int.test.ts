@@ -1,0 +1,108 @@
+import request from 'supertest';
+import { parse } from 'csv-parse/sync';
+import { PollModel, VoteReasonModel, insertReason, insertReasonsInBulk, reasonVoteKey } from '@logovote/models';
+import { createPoll } from '../../../tests/support/integration';
+import { insertVotes, sessionsTestbed } from './support';
+
+const bed = sessionsTestbed('export');
+
+const HEADER = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date'];
+
+async function download(sessionId: string) {
+  const res = await request(bed.server)
+    .get(`/api/sessions/${sessionId}/results.csv`)
+    .buffer(true)
+    .parse((response, done) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+  return { res, bytes: res.body as Buffer };
+}
+
+const rowsOf = (bytes: Buffer): string[][] => parse(bytes, { bom: true, relax_column_count: false });
+
+describe('GET /api/sessions/{id}/results.csv', () => {
+  it('exports one row per logo as the results page labels and rounds them, then the reasons, newest first', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    await insertVotes(sessionId, [logoIds[1]!, logoIds[1]!, logoIds[0]!]);
+    await insertReason({ pollId: sessionId, logoId: logoIds[1]!, voteId: 'v1', rev: 1, text: 'Friendly shapes' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[1]!, voteId: 'v2', rev: 1, text: 'Reads well, even "small"; yes' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'v3', rev: 1, text: 'Classic' });
+    // A reason dropped by a change of vote is not exported.
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'v4', rev: 1, text: 'Dropped' });
+    await VoteReasonModel.updateOne({ vote: reasonVoteKey('v4', 1) }, { $unset: { text: 1 } });
+
+    const { res, bytes } = await download(sessionId);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="logovote-results-${sessionId}.csv"`);
+    expect(res.headers['cache-control']).toBe('no-store');
+    // UTF-8 with a byte order mark (spreadsheets), CRLF line ends (RFC 4180).
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8')).toContain('\r\n');
+
+    const rows = rowsOf(bytes);
+    const [header, ...data] = rows;
+    expect(header).toEqual(HEADER);
+    const at = (row: string[] | undefined) => row?.[5] ?? '';
+    expect(data.map((row) => row.slice(0, 5))).toEqual([
+      ['Logo A', 'logo-1.png', '2', '67', ''],
+      ['Logo B', 'logo-0.png', '1', '33', ''],
+      ['Logo C', 'logo-2.png', '0', '0', ''],
+      ['Logo A', 'logo-1.png', '', '', 'Reads well, even "small"; yes'],
+      ['Logo A', 'logo-1.png', '', '', 'Friendly shapes'],
+      ['Logo B', 'logo-0.png', '', '', 'Classic'],
+    ]);
+    expect(data.slice(0, 3).map(at)).toEqual(['', '', '']);
+    for (const row of data.slice(3)) expect(Number.isNaN(Date.parse(at(row)))).toBe(false);
+  });
+
+  it('neutralises cells a spreadsheet would run as formulas, from creators and voters alike', async () => {
+    const { sessionId, logoIds } = await createPoll({ logos: 2 });
+    await PollModel.updateOne(
+      { _id: sessionId },
+      { $set: { 'logos.0.originalName': '=HYPERLINK("http://evil.test","x").png', 'logos.1.originalName': 'plain, "quoted".png' } },
+    );
+    const hostile = ['=1+1', '+SUM(A1:A2)', '-2+3', '@cmd', '\tTAB start', 'safe = inside'];
+    for (const [n, text] of hostile.entries())
+      await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: `h${n}`, rev: 1, text });
+
+    const rows = rowsOf((await download(sessionId)).bytes).slice(1);
+    expect(rows[0]!.slice(0, 2)).toEqual(['Logo A', `'=HYPERLINK("http://evil.test","x").png`]);
+    expect(rows[1]!.slice(0, 2)).toEqual(['Logo B', 'plain, "quoted".png']);
+    expect(rows.slice(2).map((row) => row[4])).toEqual(['safe = inside', "'\tTAB start", "'@cmd", "'-2+3", "'+SUM(A1:A2)", "'=1+1"]);
+    // No cell of the file starts with a formula character.
+    for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it('streams every reason of a large poll, across export chunks, newest first', async () => {
+    const { sessionId, logoIds } = await createPoll({ logos: 2 });
+    const count = 2_100;
+    await insertReasonsInBulk(
+      Array.from({ length: count }, (_, n) => ({
+        pollId: sessionId,
+        logoId: logoIds[1]!,
+        voteId: `bulk${n}`,
+        rev: 1,
+        text: `reason ${n}`,
+      })),
+    );
+    const reasons = rowsOf((await download(sessionId)).bytes)
+      .slice(3)
+      .map((row) => row[4]);
+    expect(reasons).toHaveLength(count);
+    expect(reasons[0]).toBe(`reason ${count - 1}`);
+    expect(reasons.at(-1)).toBe('reason 0');
+    expect(new Set(reasons).size).toBe(count);
+  });
+
+  it('answers a JSON 404 for a poll that does not exist or is being deleted', async () => {
+    const deleting = await createPoll({ state: 'deleting' });
+    for (const sessionId of ['AAAAAAAAAAAAAAAA', deleting.sessionId, 'not a poll']) {
+      const res = await request(bed.server).get(`/api/sessions/${encodeURIComponent(sessionId)}/results.csv`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: 'Voting session not found' });
+    }
+  });
+});

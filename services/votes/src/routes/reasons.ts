@@ -1,0 +1,59 @@
+import Router from '@koa/router';
+import { REASON_MESSAGES, ReasonRequest, ReasonsQuery, type ReasonResponse, type ReasonsPage } from '@logovote/contracts';
+import { VoteLedgerModel, currentVote, dropReasons, insertReason, ledgerEntryId, readReasons } from '@logovote/models';
+import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf } from '@logovote/service-kit';
+import { requireFingerprint } from '../fingerprint';
+import { maskProfanity } from '../profanity';
+import { requestVoter } from '../voter';
+import { MISSING_FINGERPRINT, findPoll } from './votes';
+
+export interface ReasonsRouteOptions {
+  csrfSecret: string;
+  ipHashSalt: string;
+}
+
+/** PUT reason (the voter's) and GET reasons (everyone's, per logo) under /api/sessions/{sessionId} (docs/reasons.md). */
+export function reasonsRouter(options: ReasonsRouteOptions): Router {
+  const router = new Router({ prefix: '/api/sessions/:sessionId' });
+  const voterOf = requestVoter(options.ipHashSalt);
+
+  // The voter, the anti-forgery token and the poll are checked as for a vote.
+  router.put('/reason', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
+    const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
+    const { reason } = parseJsonBody(ctx, ReasonRequest);
+    const poll = await findPoll(ctx.params.sessionId);
+    const { voteId } = await voterOf(ctx, poll._id, fingerprint);
+    const vote = await currentVote(voteId);
+    const logoId = vote.logoId;
+    if (logoId === null || !poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(409, REASON_MESSAGES.noVote);
+    const text = maskProfanity(reason);
+    const stored = await insertReason({ pollId: poll._id, logoId, voteId, rev: vote.rev, text });
+    if (stored === 'exists') throw new HttpError(409, REASON_MESSAGES.alreadyGiven);
+    if (stored === 'busy') throw new HttpError(503, 'Many reasons are being sent right now. Please try again.');
+    // A vote change that dropped this voter's reasons before ours was stored: ours explains a choice no
+    // longer held (cast-vote drops after its change too, so one of the two always sees the other).
+    if (await VoteLedgerModel.exists({ _id: ledgerEntryId(voteId, vote.rev + 1) })) {
+      await dropReasons(voteId, vote.rev);
+      throw new HttpError(409, REASON_MESSAGES.voteChanged);
+    }
+    const body: ReasonResponse = { logoId, reason: text };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  router.get('/reasons', async (ctx) => {
+    const query = parseInput(ReasonsQuery, ctx.query);
+    const poll = await findPoll(ctx.params.sessionId);
+    if (!poll.logos.some((logo) => logo.id === query.logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
+    const page = await readReasons(poll._id, query.logoId, query.cursor === undefined ? undefined : Number(query.cursor));
+    const body: ReasonsPage = {
+      reasons: page.reasons.map((reason) => ({ reason: reason.text, at: reason.at.toISOString() })),
+      next: page.next === null ? null : String(page.next),
+    };
+    // New reasons arrive at any time: no cache keeps a page for the URL.
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  return router;
+}
