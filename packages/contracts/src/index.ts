@@ -7,3 +7,4 @@ export * from './analytics';
 export * from './media';
 export * from './admin';
 export * from './runtime-config';
+export * from './closing';

@@ -6,3 +6,5 @@ export { isDuplicateKey, ledgerEntryId } from './tally-ledger';
 export * from './poll-list';
 export * from './poll-contact';
 export { runOnce } from './migrations';
+export * from './poll-closure';
+export * from './creator-token';

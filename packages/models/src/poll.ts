@@ -37,6 +37,11 @@ const pollSchema = new Schema(
     logos: { type: [storedLogoSchema], required: true },
     paymentPlan: { type: String, enum: PaymentPlan.options, default: 'free', required: true },
     /**
+     * SHA-256 (hex) of the creator token answered once at creation (./creator-token): who may close and
+     * reopen voting. Never read unless asked for by name, so no answer can carry it by accident.
+     */
+    creatorTokenHash: { type: String, select: false },
+    /**
      * Creating and choosing a plan, and (copied here by the retention sweep) the newest vote and request
      * for the links, which the votes and notify services keep in their own collections.
      */
