@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { adminRouter } from './routes/admin';
+import { closingRouter } from './routes/closing';
 import { sessionsRouter } from './routes/sessions';
 
 export interface SessionsDeps {
@@ -13,12 +14,12 @@ export interface SessionsDeps {
   publicOrigin: string;
 }
 
-/** Polls: creation, lookup, plan, admin listing and deletion (the retention sweep runs beside it, see server.ts). */
+/** Polls: creation, lookup, plan, closing, admin listing and deletion (the retention sweep runs beside it, see server.ts). */
 export function buildApp(deps: SessionsDeps): Koa {
   return createServiceApp({
     service: 'sessions',
     logger: deps.logger,
-    routers: [sessionsRouter(deps), adminRouter(deps.store)],
+    routers: [sessionsRouter(deps), closingRouter(deps.csrfSecret), adminRouter(deps.store)],
     readiness: [mongoReadiness, objectStoreReadiness(deps.store)],
   });
 }

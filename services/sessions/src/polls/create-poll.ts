@@ -35,6 +35,8 @@ export async function createPoll(
   logger: Logger,
   logos: CheckedLogo[],
   feedbackPrompt: string | undefined,
+  /** SHA-256 of the creator token (docs/closing.md): stored with the poll's first write, so it never lacks one. */
+  creatorTokenHash: string,
 ): Promise<NewPoll> {
   const pollId = newPollId();
   const uploads = logos.map(({ file, image }) => ({
@@ -52,7 +54,7 @@ export async function createPoll(
   let attempted: string | undefined;
   let recorded = false;
   try {
-    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logos: stored });
+    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logos: stored, creatorTokenHash });
     recorded = true;
     for (const { path, logo } of uploads) {
       attempted = logo.filename;
