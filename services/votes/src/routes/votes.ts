@@ -15,6 +15,7 @@ import { requireFingerprint } from '../fingerprint';
 import { hashIp } from '../ip-hash';
 import { PROOF_REQUIRED, type ProofOfWork } from '../proof-of-work';
 import { identifyVoter, voterCookie, voterCookieHasher } from '../voter';
+import { refuseVoteIfClosed, withdrawVoteIfClosedMeanwhile } from '../voting-closed';
 
 export interface VotesRouteOptions {
   csrfSecret: string;
@@ -57,9 +58,12 @@ export function votesRouter(options: VotesRouteOptions): Router {
     const { logoId } = parseJsonBody(ctx, VoteRequest);
     const poll = await findPoll(ctx.params.sessionId);
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
+    await refuseVoteIfClosed(poll._id);
     const proof = ctx.get(VOTE_PROOF_HEADER);
     const proven = proof ? await options.proofOfWork.spend(proof, poll._id) : false;
     const voter = await voterOf(ctx, poll._id, fingerprint);
+    // What a vote that finds the poll closed once written goes back to (see ../voting-closed).
+    const before = await currentVote(voter.voteId);
     const outcome = await castVote(
       { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash },
       options.seats,
@@ -77,6 +81,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
       ctx.body = body;
       return;
     }
+    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, before);
     // From now on this browser finds its vote from any address.
     if (!voter.bound) await bindVoterCookie(poll._id, voter.cookieHash, voter.voteId);
     const body: VoteResponse = { logoId };
