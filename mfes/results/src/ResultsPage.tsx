@@ -1,4 +1,4 @@
-import type { SessionView } from '@logovote/contracts';
+import type { Logo, SessionView } from '@logovote/contracts';
 import {
   Button,
   Card,
@@ -10,14 +10,17 @@ import {
   Icon,
   Link,
   Progress,
+  rankLogos,
   SpinnerIcon,
   toast,
+  votesText,
+  type RankedLogo,
 } from '@logovote/ui';
 import { analytics, api, HttpError } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
-import { rankLogos, votesText, type RankedLogo } from './ranking';
+import { VotingControls } from './VotingControls';
 
 import './styles.css';
 
@@ -56,7 +59,7 @@ async function copyVotingLink(sessionId: string): Promise<void> {
   }
 }
 
-function ResultCard({ ranked }: { ranked: RankedLogo }) {
+function ResultCard({ ranked }: { ranked: RankedLogo<Logo> }) {
   const { logo, label, percent, isWinner } = ranked;
   return (
     <li data-testid="result-card" data-logo-id={logo.id}>
@@ -94,7 +97,7 @@ function ResultCard({ ranked }: { ranked: RankedLogo }) {
   );
 }
 
-function Results({ session }: { session: SessionView }) {
+function Results({ session, onVotingChanged }: { session: SessionView; onVotingChanged: () => void }) {
   const ranked = rankLogos(session.logos, session.totalVotes);
   const prompt = session.feedbackPrompt?.trim();
   return (
@@ -116,6 +119,8 @@ function Results({ session }: { session: SessionView }) {
           Share
         </Button>
       </header>
+
+      <VotingControls session={session} onChanged={onVotingChanged} />
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
         {ranked.map((item) => (
@@ -208,7 +213,7 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
           </CardHeader>
         </Card>
       )}
-      {results.data && <Results session={results.data} />}
+      {results.data && <Results session={results.data} onVotingChanged={() => void results.refetch()} />}
     </section>
   );
 }

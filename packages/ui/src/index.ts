@@ -1,4 +1,5 @@
 export { cn } from './lib/cn';
+export { letterLabel, rankLogos, votesText, type CountedLogo, type RankedLogo } from './lib/ranking';
 export { Button, buttonVariants, type ButtonProps } from './components/button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Input, Label, Progress, Textarea } from './components/form';

@@ -31,6 +31,15 @@ export {
   type FingerprintSource,
 } from './fingerprint';
 export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProps } from './analytics';
+export {
+  changeVotingState,
+  manageUrl,
+  rememberCreatorToken,
+  storedCreatorToken,
+  takeCreatorToken,
+  votingStateOf,
+  type CreatorTokenStorage,
+} from './closing';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver
