@@ -1,4 +1,14 @@
-import { Button, Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, SpinnerIcon, toast } from '@logovote/ui';
+import {
+  Button,
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  SpinnerIcon,
+  toast,
+} from '@logovote/ui';
 import { api, changeVotingState, HttpError } from '@logovote/web-client';
 import { useMutation } from '@tanstack/react-query';
 

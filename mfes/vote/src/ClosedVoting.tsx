@@ -68,7 +68,11 @@ export function ClosedVoting({ session, votedLogoId }: Props) {
                     {percent}% of total votes
                   </span>
                 </p>
-                <Progress value={percent} aria-label={`${label}: ${percent}% of total votes`} className={cn(isWinner && '[&>div]:bg-amber-500')} />
+                <Progress
+                  value={percent}
+                  aria-label={`${label}: ${percent}% of total votes`}
+                  className={cn(isWinner && '[&>div]:bg-amber-500')}
+                />
               </CardContent>
             </Card>
           </li>

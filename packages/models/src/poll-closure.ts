@@ -37,7 +37,10 @@ export interface VotingStateOfPoll {
 /** A poll's voting state: its newest entry, or open when it has none. */
 export async function readVotingState(pollId: string): Promise<VotingStateOfPoll> {
   const entries = await PollClosureModel.find({ pollId }, { seq: 1, closed: 1, at: 1 }).lean();
-  const newest = entries.reduce<(typeof entries)[number] | undefined>((best, entry) => (best && best.seq > entry.seq ? best : entry), undefined);
+  const newest = entries.reduce<(typeof entries)[number] | undefined>(
+    (best, entry) => (best && best.seq > entry.seq ? best : entry),
+    undefined,
+  );
   if (!newest) return { closed: false, closedAt: null, seq: 0 };
   return { closed: newest.closed, closedAt: newest.closed ? newest.at : null, seq: newest.seq };
 }

@@ -19,7 +19,15 @@ import type {
   VoteResponse,
 } from '@logovote/contracts';
 
-import { CREATOR_TOKEN_HEADER, CSRF_HEADER, FINGERPRINT_HEADER, LOGOS_FIELD, MODERATION_IMAGE_FIELD, TOTAL_COUNT_HEADER, VOTE_PROOF_HEADER } from './constants';
+import {
+  CREATOR_TOKEN_HEADER,
+  CSRF_HEADER,
+  FINGERPRINT_HEADER,
+  LOGOS_FIELD,
+  MODERATION_IMAGE_FIELD,
+  TOTAL_COUNT_HEADER,
+  VOTE_PROOF_HEADER,
+} from './constants';
 import { CsrfTokenCache, sessionIdInUrl } from './csrf-tokens';
 import { HttpError, parseJsonBody } from './http';
 import { postMultipart, type RawResponse, type UploadOptions } from './upload';

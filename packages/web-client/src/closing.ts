@@ -67,7 +67,12 @@ export function votingStateOf(session: SessionView): { closed: boolean; closedAt
 }
 
 /** POST /api/sessions/{id}/close or /reopen with the creator token (the anti-forgery token is the client's, as for every write). */
-export function changeVotingState(client: Pick<ApiClient, 'request'>, sessionId: string, closed: boolean, creatorToken: string): Promise<VotingStateChange> {
+export function changeVotingState(
+  client: Pick<ApiClient, 'request'>,
+  sessionId: string,
+  closed: boolean,
+  creatorToken: string,
+): Promise<VotingStateChange> {
   return client.request<VotingStateChange>(`/api/sessions/${encodeURIComponent(sessionId)}/${closed ? 'close' : 'reopen'}`, {
     method: 'POST',
     headers: { [CREATOR_TOKEN_HEADER]: creatorToken },
