@@ -38,9 +38,10 @@ const pollSchema = new Schema(
     paymentPlan: { type: String, enum: PaymentPlan.options, default: 'free', required: true },
     /**
      * SHA-256 (hex) of the creator token answered once at creation (./creator-token): who may close and
-     * reopen voting. Never read unless asked for by name, so no answer can carry it by accident.
+     * reopen voting. Every answer names its fields, so none carries it. (Not `select: false`: mongoose then
+     * adds a projection to findOneAndUpdate, which FerretDB does not implement.)
      */
-    creatorTokenHash: { type: String, select: false },
+    creatorTokenHash: { type: String },
     /**
      * Creating and choosing a plan, and (copied here by the retention sweep) the newest vote and request
      * for the links, which the votes and notify services keep in their own collections.
