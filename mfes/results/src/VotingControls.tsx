@@ -1,20 +1,11 @@
 import type { SessionView } from '@logovote/contracts';
-import { Button, Card, Icon } from '@logovote/ui';
+import { Button, Card, LockIcon } from '@logovote/ui';
 import { takeCreatorToken, votingStateOf } from '@logovote/web-client';
-import { lazy, Suspense, useState, type ComponentProps } from 'react';
+import { lazy, Suspense, useState } from 'react';
 
 // The confirm step is fetched only by the poll's creator (this browser holds the token), when asked for.
 const loadConfirmDialog = () => import(/* webpackChunkName: "voting-state-dialog" */ './VotingStateDialog');
 const VotingStateDialog = lazy(loadConfirmDialog);
-
-function LockIcon(props: ComponentProps<'svg'>) {
-  return (
-    <Icon {...props}>
-      <rect x="4" y="11" width="16" height="10" rx="2" />
-      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-    </Icon>
-  );
-}
 
 /** 'May 24, 2025, 10:30 AM' in the visitor's own locale and time zone. */
 const closedAtText = (closedAt: string) => new Date(closedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

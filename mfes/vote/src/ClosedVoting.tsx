@@ -1,17 +1,7 @@
 import type { Logo, SessionView } from '@logovote/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, cn, Icon, Link, Progress, rankLogos, votesText } from '@logovote/ui';
-import type { ComponentProps } from 'react';
+import { Button, Card, CardContent, CardDescription, CardHeader, cn, Link, LockIcon, Progress, rankLogos, votesText } from '@logovote/ui';
 
 import { logoUrl } from './logos';
-
-function LockIcon(props: ComponentProps<'svg'>) {
-  return (
-    <Icon {...props}>
-      <rect x="4" y="11" width="16" height="10" rx="2" />
-      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-    </Icon>
-  );
-}
 
 type Props = {
   session: SessionView;
