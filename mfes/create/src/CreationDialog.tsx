@@ -22,6 +22,7 @@ import {
   TooltipContent,
   TooltipTrigger,
 } from '@logovote/ui';
+import { manageUrl } from '@logovote/web-client';
 import { useId, type FormEvent } from 'react';
 
 import type { CreationFlow } from './use-creation-flow';
@@ -205,6 +206,12 @@ function SentStep({ flow }: { flow: CreationFlow }) {
         <div className="flex flex-col gap-3">
           <CopyableLink label="Voting link" url={session.votingUrl} />
           <CopyableLink label="Results link" url={session.resultsUrl} />
+          {session.creatorToken && (
+            <>
+              <CopyableLink label="Manage link" url={manageUrl(session.resultsUrl, session.creatorToken)} />
+              <p className="-mt-1.5 text-xs text-muted-foreground">Keep it private: it lets whoever has it close and reopen voting.</p>
+            </>
+          )}
         </div>
       )}
       <DialogFooter>

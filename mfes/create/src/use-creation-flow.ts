@@ -1,6 +1,6 @@
 import { toast } from '@logovote/ui';
-import type { CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { analytics, api, HttpError, type CreateSessionInput, type UploadProgress } from '@logovote/web-client';
+import type { CreatedSessionWithCreatorToken, PaymentPlan } from '@logovote/contracts';
+import { analytics, api, HttpError, rememberCreatorToken, type CreateSessionInput, type UploadProgress } from '@logovote/web-client';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 
@@ -21,7 +21,7 @@ export type CreationFlow = ReturnType<typeof useCreationFlow>;
 export function useCreationFlow() {
   const [open, setOpen] = useState(false);
   const [step, setStep] = useState<CreationStep>('creating');
-  const [session, setSession] = useState<CreatedSession | null>(null);
+  const [session, setSession] = useState<CreatedSessionWithCreatorToken | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [plan, setPlan] = useState<PaymentPlan>('free');
   const [email, setEmail] = useState('');
@@ -50,6 +50,8 @@ export function useCreationFlow() {
         return;
       }
       setSession(created);
+      // The right to close voting stays with this browser (docs/closing.md).
+      if (created.creatorToken) rememberCreatorToken(created.sessionId, created.creatorToken);
       setStep('plan');
       analytics.track('survey_created', { session_id: created.sessionId });
     },
@@ -79,7 +81,9 @@ export function useCreationFlow() {
   });
 
   const notify = useMutation({
-    mutationFn: ({ sessionId, address }: { sessionId: string; address: string }) => api.sendLinksByEmail(sessionId, address),
+    // With the creator token, the e-mail also carries the private manage link.
+    mutationFn: ({ sessionId, address, creatorToken }: { sessionId: string; address: string; creatorToken?: string }) =>
+      api.sendLinksByEmail(sessionId, address, creatorToken),
     onSuccess: () => {
       setEmailSent(true);
       setEmailError('');
@@ -110,7 +114,7 @@ export function useCreationFlow() {
     }
     emailRequiredToast.current?.dismiss();
     emailRequiredToast.current = null;
-    if (session) notify.mutate({ sessionId: session.sessionId, address });
+    if (session) notify.mutate({ sessionId: session.sessionId, address, creatorToken: session.creatorToken });
   };
 
   /** Spec section 4: closing resets the step to creating, clears the e-mail and resets the plan to free. */

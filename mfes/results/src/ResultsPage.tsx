@@ -1,4 +1,4 @@
-import type { SessionView } from '@logovote/contracts';
+import type { Logo, SessionView } from '@logovote/contracts';
 import {
   Button,
   Card,
@@ -24,6 +24,7 @@ import { QrCodeButton } from './QrCodeButton';
 import { ReasonList } from './ReasonList';
 import { SeeItSmall } from './SeeItSmall';
 import { useLiveCounts } from './use-live-counts';
+import { VotingControls } from './VotingControls';
 
 import './styles.css';
 
@@ -102,7 +103,7 @@ function ResultCard({ ranked, sessionId, tabTitle }: { ranked: RankedLogo; sessi
   );
 }
 
-function Results({ session }: { session: SessionView }) {
+function Results({ session, onVotingChanged }: { session: SessionView; onVotingChanged: () => void }) {
   const ranked = rankLogos(session.logos, session.totalVotes);
   const prompt = session.feedbackPrompt?.trim();
   return (
@@ -128,6 +129,8 @@ function Results({ session }: { session: SessionView }) {
           <QrCodeButton sessionId={session.sessionId} />
         </div>
       </header>
+
+      <VotingControls session={session} onChanged={onVotingChanged} />
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
         {ranked.map((item) => (
@@ -222,7 +225,7 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
           </CardHeader>
         </Card>
       )}
-      {results.data && <Results session={results.data} />}
+      {results.data && <Results session={results.data} onVotingChanged={() => void results.refetch()} />}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import type { Logo, SessionView } from '@logovote/contracts';
 import { Button, Card, CardContent, CardDescription, CardHeader, CheckIcon, cn, Link, SpinnerIcon } from '@logovote/ui';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
+import { ClosedVoting } from './ClosedVoting';
 import { LogoCarousel } from './LogoCarousel';
 import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
 import { ReasonBox } from './ReasonBox';
@@ -190,6 +191,7 @@ function VoteScreen({ sessionId }: VotePageProps) {
       {phase === 'loading' && <LoadingVotingSession />}
       {phase === 'not-found' && <VotingSessionNotFound />}
       {phase === 'failed' && <VotingSessionUnavailable onRetry={voting.retry} />}
+      {phase === 'closed' && session && <ClosedVoting session={session} votedLogoId={voting.serverVotedLogoId} />}
       {phase === 'confirmation' && session && <VoteConfirmation session={session} logoId={voting.serverVotedLogoId} />}
       {phase === 'confirmation' && session && <ReasonBox sessionId={session.sessionId} />}
       {phase === 'voting' && session && <VotingView session={session} voting={voting} />}

@@ -1,8 +1,10 @@
 import type { Logo, SessionView } from '@logovote/contracts';
 import { toast } from '@logovote/ui';
-import { analytics, api, getFingerprint, HttpError, inVoterOrder, knownFingerprint } from '@logovote/web-client';
+import { analytics, api, getFingerprint, HttpError, inVoterOrder, knownFingerprint, votingStateOf } from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+
+import { votingClosedMessage } from './voting-closed';
 
 /** Spec section 8: the vote toast's text when the failure is not an answer of the vote call. */
 export const VOTE_FAILED_FALLBACK = 'Failed to submit vote';
@@ -21,7 +23,7 @@ export function voteErrorText(error: Error): string {
   return error.cause instanceof HttpError && error.message ? error.message : VOTE_FAILED_FALLBACK;
 }
 
-export type VotePhase = 'loading' | 'not-found' | 'failed' | 'confirmation' | 'voting';
+export type VotePhase = 'loading' | 'not-found' | 'failed' | 'closed' | 'confirmation' | 'voting';
 
 /**
  * The voting page's data and state machine (spec sections 2, 4, 7 and 8).
@@ -92,7 +94,10 @@ export function useVoting(sessionId: string) {
     },
     onError: (error, { previous }) => {
       setLocalVote(previous);
-      toast({ title: 'Error', description: voteErrorText(error), variant: 'destructive' });
+      const closedMessage = votingClosedMessage(error);
+      toast({ title: 'Error', description: closedMessage ?? voteErrorText(error), variant: 'destructive' });
+      // The poll closed meanwhile: the page turns to its final results.
+      if (closedMessage) void session.refetch();
     },
     onSettled: () => setSubmittingLogoId(null),
   });
@@ -112,6 +117,7 @@ export function useVoting(sessionId: string) {
   let phase: VotePhase;
   if (session.isPending || fingerprint.isPending || (fingerprint.isSuccess && myVote.isPending)) phase = 'loading';
   else if (session.isError) phase = session.error instanceof HttpError && session.error.status === 404 ? 'not-found' : 'failed';
+  else if (session.data && votingStateOf(session.data).closed) phase = 'closed';
   else if (myVote.data?.hasVoted && !votedThisVisit) phase = 'confirmation';
   else phase = 'voting';
 

@@ -12,3 +12,4 @@ export * from './sharing';
 export * from './live';
 export * from './reasons';
 export * from './ranking';
+export * from './closing';

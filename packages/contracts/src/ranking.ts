@@ -1,7 +1,14 @@
 import type { Logo } from './sessions';
 
-export type RankedLogo = {
-  logo: Logo;
+/** What ranking needs of a logo (the contracts' Logo, or anything with its vote count). */
+export type CountedLogo = { voteCount: number };
+
+/**
+ * The results' ranking (spec sections 2 and 4), shared by the results page and the voting page of a closed
+ * poll (docs/closing.md), so both name and crown the same logos.
+ */
+export type RankedLogo<T extends CountedLogo = Logo> = {
+  logo: T;
   /** 'Logo A', 'Logo B', ... in ranking order. */
   label: string;
   /** Share of all votes, rounded to a whole number; 0 when nobody has voted. */
@@ -18,7 +25,7 @@ export function letterLabel(position: number): string {
 }
 
 /** Spec sections 2 and 4: sorted by votes, most first (ties keep the poll's order), labelled, with percentages and the winner. */
-export function rankLogos(logos: readonly Logo[], totalVotes: number): RankedLogo[] {
+export function rankLogos<T extends CountedLogo>(logos: readonly T[], totalVotes: number): RankedLogo<T>[] {
   return [...logos]
     .sort((a, b) => b.voteCount - a.voteCount)
     .map((logo, position) => ({

@@ -8,3 +8,5 @@ export * from './poll-list';
 export * from './poll-contact';
 export { runOnce } from './migrations';
 export * from './vote-signals';
+export * from './poll-closure';
+export * from './creator-token';

@@ -39,6 +39,12 @@ const pollSchema = new Schema(
     /** Set at creation only ('shuffled'); absent means the fixed upload order (docs/fair-order.md). */
     logoOrder: { type: String, enum: LogoOrder.options },
     /**
+     * SHA-256 (hex) of the creator token answered once at creation (./creator-token): who may close and
+     * reopen voting. Every answer names its fields, so none carries it. (Not `select: false`: mongoose then
+     * adds a projection to findOneAndUpdate, which FerretDB does not implement.)
+     */
+    creatorTokenHash: { type: String },
+    /**
      * Creating and choosing a plan, and (copied here by the retention sweep) the newest vote and request
      * for the links, which the votes and notify services keep in their own collections.
      */

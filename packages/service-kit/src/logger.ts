@@ -10,7 +10,14 @@ export function createLogger(service: string, level: string): Logger {
     level,
     base: { service },
     redact: {
-      paths: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrf-token"]', '*.email', '*.creatorEmail'],
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'req.headers["x-csrf-token"]',
+        'req.headers["x-creator-token"]',
+        '*.email',
+        '*.creatorEmail',
+      ],
       censor: '[redacted]',
     },
   });

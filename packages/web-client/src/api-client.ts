@@ -1,6 +1,6 @@
 import type {
   AdminPollList,
-  CreatedSession,
+  CreatedSessionWithCreatorToken,
   DeletedPoll,
   LogoOrder,
   ModerationResult,
@@ -23,7 +23,15 @@ import type {
   VoteResponse,
 } from '@logovote/contracts';
 
-import { CSRF_HEADER, FINGERPRINT_HEADER, LOGOS_FIELD, MODERATION_IMAGE_FIELD, TOTAL_COUNT_HEADER, VOTE_PROOF_HEADER } from './constants';
+import {
+  CREATOR_TOKEN_HEADER,
+  CSRF_HEADER,
+  FINGERPRINT_HEADER,
+  LOGOS_FIELD,
+  MODERATION_IMAGE_FIELD,
+  TOTAL_COUNT_HEADER,
+  VOTE_PROOF_HEADER,
+} from './constants';
 import { CsrfTokenCache, sessionIdInUrl } from './csrf-tokens';
 import { HttpError, parseJsonBody } from './http';
 import { postMultipart, type RawResponse, type UploadOptions } from './upload';
@@ -168,7 +176,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
    * trimming), with upload progress. A non-OK answer throws an Error carrying the server's message, or
    * 'Failed to create voting session'; no answer at all rejects as fetch() would (TypeError).
    */
-  async function createSession(input: CreateSessionInput, uploadOptions: UploadOptions = {}): Promise<CreatedSession> {
+  async function createSession(input: CreateSessionInput, uploadOptions: UploadOptions = {}): Promise<CreatedSessionWithCreatorToken> {
     const form = new FormData();
     for (const logo of input.logos) form.append(LOGOS_FIELD, logo, logo.name);
     const feedbackPrompt = input.feedbackPrompt?.trim();
@@ -180,7 +188,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       const error = new HttpError(response.status, response.statusText, response.bodyText);
       throw new Error(error.serverMessage ?? MESSAGES.createFailed, { cause: error });
     }
-    const session = parseJsonBody<CreatedSession>(response.bodyText);
+    const session = parseJsonBody<CreatedSessionWithCreatorToken>(response.bodyText);
     if (session?.sessionId) tokens.set(session.sessionId, session.csrfToken);
     return session;
   }
@@ -219,12 +227,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
       return request(`/api/sessions/${encodeURIComponent(sessionId)}/plan`, { method: 'PUT', json });
     },
 
-    /** POST /api/sessions/{id}/notify after a token refresh; failures carry the server's message or 'Failed to send email'. */
-    async sendLinksByEmail(sessionId: string, email: string): Promise<NotifyResponse> {
+    /**
+     * POST /api/sessions/{id}/notify after a token refresh; failures carry the server's message or 'Failed
+     * to send email'. With the creator token (a header: the body stays the spec's) the e-mail also carries
+     * the private manage link (docs/closing.md).
+     */
+    async sendLinksByEmail(sessionId: string, email: string, creatorToken?: string): Promise<NotifyResponse> {
       await refreshSession(sessionId);
       const json: NotifyRequest = { email: email.trim() };
+      const headers = creatorToken ? { [CREATOR_TOKEN_HEADER]: creatorToken } : undefined;
       try {
-        return await request<NotifyResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/notify`, { method: 'POST', json });
+        return await request<NotifyResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/notify`, { method: 'POST', json, headers });
       } catch (error) {
         throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.notifyFailed, { cause: error });
       }

@@ -32,6 +32,15 @@ export {
 } from './fingerprint';
 export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProps } from './analytics';
 export { inVoterOrder, voterOrderCookie } from './voter-order';
+export {
+  changeVotingState,
+  manageUrl,
+  rememberCreatorToken,
+  storedCreatorToken,
+  takeCreatorToken,
+  votingStateOf,
+  type CreatorTokenStorage,
+} from './closing';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver

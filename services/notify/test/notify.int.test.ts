@@ -4,7 +4,8 @@ import mongoose from 'mongoose';
 import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED } from '@logovote/service-kit';
-import { PollContactModel, PollModel } from '@logovote/models';
+import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED } from '@logovote/contracts';
+import { PollContactModel, PollModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
 // The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
 import {
@@ -183,4 +184,54 @@ it('moves the addresses earlier versions kept on the polls, once', async () => {
   expect(await moveCreatorEmails()).toBeGreaterThanOrEqual(1);
   expect((await PollContactModel.findById(sessionId).lean())?.email).toBe(address);
   expect(await moveCreatorEmails()).toBe(0);
+});
+
+describe('the private manage link (docs/closing.md)', () => {
+  /** A poll as the sessions service creates it: with the hash of its creator token. */
+  async function pollWithCreator() {
+    const poll = await createPoll();
+    const creatorToken = newCreatorToken();
+    await PollModel.updateOne({ _id: poll.sessionId }, { $set: { creatorTokenHash: hashCreatorToken(creatorToken) } });
+    return { ...poll, creatorToken };
+  }
+
+  /** The notify call with the creator token in its header (docs/closing.md). */
+  const notifyAsCreator = (sessionId: string, email: string, creatorToken: string) =>
+    notify(sessionId, { email }, { ...csrfHeaders(sessionId), [CREATOR_TOKEN_HEADER]: creatorToken });
+
+  it("adds the private manage link, in text and HTML, when the request carries the poll's creator token", async () => {
+    const { sessionId, creatorToken } = await pollWithCreator();
+    const address = newAddress();
+    await notifyAsCreator(sessionId, address, creatorToken).expect(200);
+    const caught = await mail.waitFor((message) => message.to.includes(address), { timeoutMs: 10_000 });
+    const manageUrl = `https://logovote.example/results/${sessionId}#manage=${creatorToken}`;
+    expect(caught.text).toContain(manageUrl);
+    expect(caught.html).toContain(`<a href="${manageUrl}">`);
+    expect(caught.text).toContain(`https://logovote.example/vote/${sessionId}`);
+  });
+
+  it('sends the links without a manage link when no creator token comes (the spec call)', async () => {
+    const { sessionId } = await pollWithCreator();
+    const address = newAddress();
+    await notify(sessionId, { email: address }).expect(200);
+    const caught = await mail.waitFor((message) => message.to.includes(address), { timeoutMs: 10_000 });
+    expect(caught.text).toContain(`https://logovote.example/results/${sessionId}`);
+    expect(caught.text).not.toContain('#manage=');
+    expect(caught.html).not.toContain('#manage=');
+  });
+
+  it.each([
+    ['a wrong token', async () => (await pollWithCreator()).sessionId, newCreatorToken()],
+    ['a malformed token', async () => (await pollWithCreator()).sessionId, 'not a token'],
+    ['a poll created before creator tokens', async () => (await createPoll()).sessionId, newCreatorToken()],
+  ])('refuses %s with 403 and sends nothing', async (_, poll, token) => {
+    const sessionId = await poll();
+    const address = newAddress();
+    const res = await notifyAsCreator(sessionId, address, token);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: CREATOR_TOKEN_REJECTED });
+    expect(await NotifySendModel.countDocuments({ pollId: sessionId })).toBe(0);
+    // The answer comes after the mail server took a mail: none was sent.
+    expect((await mail.list()).filter((message) => message.to.includes(address))).toEqual([]);
+  });
 });

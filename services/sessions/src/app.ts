@@ -3,6 +3,7 @@ import type { UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { LiveCountsHub } from './live/live-counts';
 import { adminRouter } from './routes/admin';
+import { closingRouter } from './routes/closing';
 import { exportRouter } from './routes/export';
 import { linkPreviewRouter } from './routes/link-preview';
 import { liveRouter } from './routes/live';
@@ -20,7 +21,7 @@ export interface SessionsDeps {
 }
 
 /**
- * Polls: creation, lookup, plan, live counts, results export, link previews, admin listing and deletion (the
+ * Polls: creation, lookup, plan, closing, live counts, results export, link previews, admin listing and deletion (the
  * retention sweep runs beside it, see server.ts).
  */
 export function buildApp(deps: SessionsDeps): Koa {
@@ -29,6 +30,7 @@ export function buildApp(deps: SessionsDeps): Koa {
     logger: deps.logger,
     routers: [
       sessionsRouter(deps),
+      closingRouter(deps.csrfSecret),
       liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger })),
       adminRouter(deps.store),
       exportRouter(deps.logger),

@@ -3,7 +3,7 @@ import { Icon } from './icons';
 
 /**
  * More stroke icons in Lucide's shapes (see icons.tsx), each built from its path data: a warning,
- * a missing image, a bin, a calendar, a bar chart and a list.
+ * a missing image, a bin, a calendar, a bar chart, a list and a lock.
  */
 function strokeIcon(name: string, paths: readonly string[]) {
   const StrokeIcon = (props: ComponentProps<'svg'>) => (
@@ -50,3 +50,9 @@ export const CalendarIcon = strokeIcon('CalendarIcon', [
 export const BarChartIcon = strokeIcon('BarChartIcon', ['M3 3v18h18', 'M18 17V9', 'M13 17V5', 'M8 17v-3']);
 
 export const ListIcon = strokeIcon('ListIcon', ['M8 6h13', 'M8 12h13', 'M8 18h13', 'M3 6h.01', 'M3 12h.01', 'M3 18h.01']);
+
+/** A closed padlock (a poll whose voting has closed, docs/closing.md). */
+export const LockIcon = strokeIcon('LockIcon', [
+  'M6 11h12a2 2 0 0 1 2 2v6a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2v-6a2 2 0 0 1 2-2Z',
+  'M8 11V7a4 4 0 0 1 8 0v4',
+]);

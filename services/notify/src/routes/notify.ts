@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { NotifyRequest, pollLinks, type NotifyResponse } from '@logovote/contracts';
-import { findActivePollOr404, recordNotifyActivity } from '@logovote/models';
+import { CREATOR_TOKEN_HEADER, NotifyRequest, manageLink, pollLinks, type NotifyResponse } from '@logovote/contracts';
+import { findActivePollOr404, recordNotifyActivity, requireCreatorToken } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { linksEmail } from '../links-email';
 import type { Mailer } from '../mailer';
@@ -23,6 +23,9 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
   router.post('/api/sessions/:sessionId/notify', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { email } = parseJsonBody(ctx, NotifyRequest);
     const poll = await findActivePollOr404(ctx.params.sessionId, ['_id']);
+    // The private manage link (docs/closing.md) goes only to whoever holds the poll's creator token.
+    const creatorToken = ctx.get(CREATOR_TOKEN_HEADER) || undefined;
+    if (creatorToken !== undefined) await requireCreatorToken(poll._id, creatorToken);
 
     const claim = await claimEmailSlot(poll._id, options.emailsPerPollPerHour);
     if (!claim.allowed) {
@@ -36,7 +39,8 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
     }
 
     try {
-      await options.mailer.send(linksEmail(email, pollLinks(options.publicOrigin, poll._id)));
+      const manageUrl = creatorToken === undefined ? undefined : manageLink(options.publicOrigin, poll._id, creatorToken);
+      await options.mailer.send(linksEmail(email, pollLinks(options.publicOrigin, poll._id), manageUrl));
     } catch (error: unknown) {
       // Only what says why: the SMTP error text may quote the address.
       const { code, responseCode, command } = error as { code?: unknown; responseCode?: unknown; command?: unknown };

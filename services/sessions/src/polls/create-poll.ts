@@ -36,7 +36,14 @@ const newLogoId = () => randomBytes(9).toString('base64url');
  * poll becomes 'active'. Any failure removes what was stored at once; if even that fails, the sweep
  * finishes it later.
  */
-export async function createPoll(store: ObjectStore, logger: Logger, logos: CheckedLogo[], choices: PollChoices): Promise<NewPoll> {
+export async function createPoll(
+  store: ObjectStore,
+  logger: Logger,
+  logos: CheckedLogo[],
+  choices: PollChoices,
+  /** SHA-256 of the creator token (docs/closing.md): stored with the poll's first write, so it never lacks one. */
+  creatorTokenHash: string,
+): Promise<NewPoll> {
   const { feedbackPrompt } = choices;
   // Only the exception is stored: a poll without the field keeps the upload order.
   const logoOrder = choices.logoOrder === 'shuffled' ? choices.logoOrder : undefined;
@@ -56,7 +63,7 @@ export async function createPoll(store: ObjectStore, logger: Logger, logos: Chec
   let attempted: string | undefined;
   let recorded = false;
   try {
-    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logoOrder, logos: stored });
+    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logoOrder, logos: stored, creatorTokenHash });
     recorded = true;
     for (const { path, logo } of uploads) {
       attempted = logo.filename;

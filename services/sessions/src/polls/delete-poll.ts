@@ -1,5 +1,5 @@
 import type { DeletedPoll } from '@logovote/contracts';
-import { PollContactModel, PollModel, hasVoteData, readVoteCounts, unlistPoll, type PollState } from '@logovote/models';
+import { PollContactModel, PollModel, deleteVotingState, hasVoteData, readVoteCounts, unlistPoll, type PollState } from '@logovote/models';
 import type { ObjectStore } from '@logovote/service-kit';
 import { previewObjectName, removeLogoObjects } from './object-store';
 
@@ -45,6 +45,7 @@ export async function deletePoll(store: ObjectStore, pollId: string, options: De
   // The logos and the link preview made from them (docs/sharing.md).
   const objects = await removeLogoObjects(store, [...poll.logos.map((logo) => logo.filename), previewObjectName(pollId)]);
   await unlistPoll(pollId);
+  await deleteVotingState(pollId);
   if (await waitForOwners(pollId, options.waitMs ?? OWNERS_WAIT_MS)) await PollModel.deleteOne({ _id: pollId });
   return { logos: poll.logos.length, votes, objects };
 }

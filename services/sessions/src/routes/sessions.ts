@@ -7,15 +7,15 @@ import {
   MAX_LOGOS_PER_POLL,
   SessionLookupQuery,
   SetPlanRequest,
-  type CreatedSession,
-  type SessionView,
+  type CreatedSessionWithCreatorToken,
+  type SessionViewWithVotingState,
   type SetPlanResponse,
   SESSION_NOT_FOUND,
   pollLinks,
   voterLogoOrder,
 } from '@logovote/contracts';
 import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
-import { PollModel, activePoll, findActivePollOr404 } from '@logovote/models';
+import { PollModel, activePoll, findActivePollOr404, hashCreatorToken, newCreatorToken, readVotingState } from '@logovote/models';
 import {
   HttpError,
   issueCsrfToken,
@@ -73,10 +73,17 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       // One at a time: the classifier uses the whole CPU anyway, and the first refusal ends the request.
       for (const file of files) checked.push({ file, image: await pipeline.inspect(file) });
       const storeStarted = performance.now();
-      const poll = await createPoll(store, logger, checked, { feedbackPrompt: choices.feedbackPrompt, logoOrder: choices.logoOrder });
+      const creatorToken = newCreatorToken();
+      const poll = await createPoll(
+        store,
+        logger,
+        checked,
+        { feedbackPrompt: choices.feedbackPrompt, logoOrder: choices.logoOrder },
+        hashCreatorToken(creatorToken),
+      );
       // Where a creation's time goes (browsers' developer tools and the benchmark read it).
       ctx.set('Server-Timing', serverTiming({ checks: storeStarted - checksStarted, store: performance.now() - storeStarted }));
-      const body: CreatedSession = {
+      const body: CreatedSessionWithCreatorToken = {
         sessionId: poll.pollId,
         ...pollLinks(publicOrigin, poll.pollId),
         csrfToken: issueCsrfToken(ctx, csrfSecret, poll.pollId),
@@ -84,6 +91,8 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
         totalVotes: 0,
         ...(poll.logoOrder ? { logoOrder: poll.logoOrder } : {}),
+        // Answered here only: the poll keeps its hash (docs/closing.md).
+        creatorToken,
       };
       ctx.status = 201;
       ctx.set('Location', `/api/sessions/${poll.pollId}`);
@@ -95,9 +104,10 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   router.get('/api/sessions/:sessionId', async (ctx) => {
     const { voter } = parseInput(SessionLookupQuery, ctx.query);
     const poll = await findActivePollOr404(ctx.params.sessionId);
-    const logos = logosWithCounts(poll.logos, await voteCounts(poll._id));
+    const [counts, voting] = await Promise.all([voteCounts(poll._id), readVotingState(poll._id)]);
+    const logos = logosWithCounts(poll.logos, counts);
     const shuffled = poll.logoOrder === 'shuffled';
-    const body: SessionView = {
+    const body: SessionViewWithVotingState = {
       sessionId: poll._id,
       logos,
       ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
@@ -114,6 +124,8 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
             ),
           }
         : {}),
+      // Additive (docs/closing.md): only a closed poll says so, so an open poll's view is the spec's.
+      ...(voting.closedAt ? { closed: true, closedAt: voting.closedAt.toISOString() } : {}),
     };
     // Counts change with every vote, and the token belongs to this browser.
     ctx.set('Cache-Control', 'no-store');

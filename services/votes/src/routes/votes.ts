@@ -13,6 +13,7 @@ import { castVote, type SeatPolicy } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
 import { PROOF_REQUIRED, type ProofOfWork } from '../proof-of-work';
 import { requestVoter } from '../voter';
+import { refuseVoteIfClosed, withdrawVoteIfClosedMeanwhile } from '../voting-closed';
 
 export interface VotesRouteOptions {
   csrfSecret: string;
@@ -47,9 +48,12 @@ export function votesRouter(options: VotesRouteOptions): Router {
     const { logoId } = parseJsonBody(ctx, VoteRequest);
     const poll = await findPoll(ctx.params.sessionId);
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
+    await refuseVoteIfClosed(poll._id);
     const proof = ctx.get(VOTE_PROOF_HEADER);
     const proven = proof ? await options.proofOfWork.spend(proof, poll._id) : false;
     const voter = await voterOf(ctx, poll._id, fingerprint);
+    // What a vote that finds the poll closed once written goes back to (see ../voting-closed).
+    const before = await currentVote(voter.voteId);
     const outcome = await castVote(
       { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash },
       options.seats,
@@ -67,6 +71,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
       ctx.body = body;
       return;
     }
+    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, before);
     // Live results pages learn of the change from this signal (docs/live-results.md). The vote stands without
     // it: those pages then show it with the next vote's update or on reload.
     await signalVoteChange(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live results signal not written'));

@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import { CREATOR_TOKEN_HEADER, SESSION_NOT_FOUND, type VotingStateChange } from '@logovote/contracts';
+import { PollModel, activePoll, deleteVotingState, findActivePollOr404, recordVotingState, requireCreatorToken } from '@logovote/models';
+import { HttpError, requireCsrf } from '@logovote/service-kit';
+
+/**
+ * POST /api/sessions/{id}/close and /reopen (docs/closing.md): the creator stops and resumes voting.
+ * Like every write on a session they need the anti-forgery token; they also need the creator token
+ * (403 without it; 404 for a poll that does not exist or is being deleted). Both are idempotent.
+ */
+export function closingRouter(csrfSecret: string): Router {
+  const router = new Router({ prefix: '/api/sessions/:sessionId' });
+
+  for (const [action, closed] of [
+    ['close', true],
+    ['reopen', false],
+  ] as const) {
+    router.post(`/${action}`, requireCsrf(csrfSecret), async (ctx) => {
+      const pollId = (await findActivePollOr404(ctx.params.sessionId, ['_id']))._id;
+      await requireCreatorToken(pollId, ctx.get(CREATOR_TOKEN_HEADER) || undefined);
+      const state = await recordVotingState(pollId, closed);
+      // A deletion that began meanwhile has already removed the poll's state, or is about to: what this wrote
+      // must not outlive the poll.
+      if (!(await PollModel.exists(activePoll(pollId)))) {
+        await deleteVotingState(pollId);
+        throw new HttpError(404, SESSION_NOT_FOUND);
+      }
+      const body: VotingStateChange = {
+        sessionId: pollId,
+        closed: state.closed,
+        ...(state.closedAt ? { closedAt: state.closedAt.toISOString() } : {}),
+      };
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = body;
+    });
+  }
+
+  return router;
+}
