@@ -1,4 +1,4 @@
-import type { Logo, SessionView } from '@logovote/contracts';
+import type { SessionView } from '@logovote/contracts';
 import {
   Button,
   Card,
