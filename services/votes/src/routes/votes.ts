@@ -8,7 +8,7 @@ import {
   type ProofRequired,
   type VoteResponse,
 } from '@logovote/contracts';
-import { bindVoterCookie, currentVote, findActivePollOr404, signalVoteChange } from '@logovote/models';
+import { bindVoterCookie, currentVote, findActivePollOr404, voteChangeSignaller } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
@@ -32,6 +32,7 @@ const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionI
 export function votesRouter(options: VotesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
   const hashCookie = voterCookieHasher(options.ipHashSalt);
+  const signalVoteChange = voteChangeSignaller();
 
   /** The voter of this request (see ../voter), issuing the voter cookie when the browser has none. */
   async function voterOf(ctx: Context, pollId: string, fingerprint: string) {
