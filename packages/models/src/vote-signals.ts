@@ -29,17 +29,39 @@ export const signalSecond = (at: number): number => Math.floor(at / 1000);
 /** Signals are kept this many seconds: readers look at the current and the previous second only. */
 const SIGNALS_KEPT_SECONDS = 10;
 
-/**
- * Signals that a poll's counts changed, after the change is written (a reader that sees the signal then
- * reads counts that include it). Another vote of the same second wrote it already: nothing to do.
- */
-export async function signalVoteChange(pollId: string, now: number = Date.now()): Promise<void> {
-  const second = signalSecond(now);
+async function insertSignal(second: number, pollId: string): Promise<void> {
   try {
     await VoteSignalModel.create({ _id: `${second}#${pollId}`, second, pollId });
   } catch (error: unknown) {
     if (!isDuplicateKey(error)) throw error;
   }
+}
+
+/**
+ * A votes replica's signaller: signals that a poll's counts changed, after the change is written (a reader
+ * re-reads the counts until the signal's second has ended, so it counts every change of that second). Another
+ * vote of the same second wrote the signal already: nothing to do. The replica remembers the signals of the
+ * current second it wrote (or is writing), so a busy poll costs it one insert a second, not one per vote.
+ */
+export function voteChangeSignaller(): (pollId: string, now?: number) => Promise<void> {
+  let second = Number.NaN;
+  let written = new Map<string, Promise<void>>();
+  return (pollId, now = Date.now()) => {
+    const current = signalSecond(now);
+    if (current !== second) {
+      second = current;
+      written = new Map();
+    }
+    const signals = written;
+    let signal = signals.get(pollId);
+    if (!signal) {
+      signal = insertSignal(current, pollId);
+      signals.set(pollId, signal);
+      // A failed insert is not remembered: the next vote tries again.
+      signal.catch(() => signals.delete(pollId));
+    }
+    return signal;
+  };
 }
 
 /** The signals of one second: which polls' votes changed then (key and poll). */

@@ -7,7 +7,7 @@ import {
   type ProofRequired,
   type VoteResponse,
 } from '@logovote/contracts';
-import { bindVoterCookie, currentVote, findActivePollOr404, signalVoteChange } from '@logovote/models';
+import { bindVoterCookie, currentVote, findActivePollOr404, voteChangeSignaller } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
@@ -31,6 +31,7 @@ export const findPoll = (sessionId: string | undefined) => findActivePollOr404(s
 export function votesRouter(options: VotesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
   const voterOf = requestVoter(options.ipHashSalt);
+  const signalVoteChange = voteChangeSignaller();
 
   router.get('/my-vote', async (ctx) => {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
