@@ -62,9 +62,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
     const proof = ctx.get(VOTE_PROOF_HEADER);
     const proven = proof ? await options.proofOfWork.spend(proof, poll._id) : false;
     const voter = await voterOf(ctx, poll._id, fingerprint);
-    // What a vote that finds the poll closed once written goes back to (see ../voting-closed).
-    const before = await currentVote(voter.voteId);
-    const outcome = await castVote(
+    const { outcome, written } = await castVote(
       { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash },
       options.seats,
       proven,
@@ -81,7 +79,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
       ctx.body = body;
       return;
     }
-    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, before);
+    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, written);
     // From now on this browser finds its vote from any address.
     if (!voter.bound) await bindVoterCookie(poll._id, voter.cookieHash, voter.voteId);
     const body: VoteResponse = { logoId };
