@@ -27,6 +27,12 @@ export interface SeatPolicy {
 
 export type CastOutcome = 'recorded' | 'address-limit' | 'proof-required';
 
+/** How a ballot went, and the ledger revision it wrote when it was recorded by writing one (none: the vote already was this one). */
+export interface CastResult {
+  outcome: CastOutcome;
+  written?: { rev: number; from: string | null };
+}
+
 /** The seats below `seats` of the address nobody holds yet in this poll. */
 async function freeSeats(ballot: Ballot, seats: number): Promise<number[]> {
   const taken = await VoteModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash }, { ipSlot: 1, _id: 0 }).lean();
@@ -86,24 +92,25 @@ const MAX_ROUNDS = 5;
  * When another request of the same voter wrote the same revision first, this ballot is taken as cast
  * just before that one and replaced by it, so the voter's last vote wins and nothing waits.
  */
-export async function castVote(ballot: Ballot, policy: SeatPolicy, proven = false): Promise<CastOutcome> {
+export async function castVote(ballot: Ballot, policy: SeatPolicy, proven = false): Promise<CastResult> {
   const id = ballot.voteId;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const current = await currentVote(id);
     if (current.logoId === ballot.logoId && current.seated) {
       await syncVoteRow(id);
-      return 'recorded';
+      return { outcome: 'recorded' };
     }
     const rev = current.rev + 1;
     // A reason explains the choice it was given for (docs/reasons.md): it goes when the vote changes.
     // Dropped before the change, so a request stopped after it leaves no stale reason, and again after
     // it, for a reason that was being added meanwhile (that request looks for this revision afterwards).
     if (current.logoId !== null) await dropReasons(id, current.rev);
-    const written = await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev, from: current.countedLogoId, to: ballot.logoId });
+    const entry = { rev, from: current.countedLogoId };
+    const written = await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, ...entry, to: ballot.logoId });
     if (current.logoId !== null) await dropReasons(id, current.rev);
     if (!written) {
       const winner = await VoteLedgerModel.findById(ledgerEntryId(id, rev), { to: 1 }).lean();
-      if (winner?.to) return 'recorded';
+      if (winner?.to) return { outcome: 'recorded' };
       continue; // the other request's vote was withdrawn: this one may still find a seat
     }
     if (!current.seated) {
@@ -115,14 +122,14 @@ export async function castVote(ballot: Ballot, policy: SeatPolicy, proven = fals
       if (seat === 'full') {
         // Withdrawn by the next revision; if another request of this voter wrote that one, it carries on from ours.
         await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev: rev + 1, from: ballot.logoId, to: null });
-        return refusal(ballot, policy, proven);
+        return { outcome: await refusal(ballot, policy, proven) };
       }
       // A seat written with this revision is current unless another request of this voter wrote a newer
       // one meanwhile, and that request brings the row up to date itself.
-      if (seat === 'seated') return 'recorded';
+      if (seat === 'seated') return { outcome: 'recorded', written: entry };
     }
     await syncVoteRow(id);
-    return 'recorded';
+    return { outcome: 'recorded', written: entry };
   }
   throw new Error(`castVote: voter ${id} kept changing during ${MAX_ROUNDS} rounds`);
 }

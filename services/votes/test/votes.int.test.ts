@@ -380,12 +380,12 @@ describe('votes on a closed poll', () => {
 
     // A first vote and a changed vote, each written while the poll was open...
     const first = `${sessionId}:first`;
-    const firstBefore = await currentVote(first);
-    expect(await castVote(ballot(first, a), seats)).toBe('recorded');
+    const firstCast = await castVote(ballot(first, a), seats);
+    expect(firstCast).toEqual({ outcome: 'recorded', written: { rev: 1, from: null } });
     const changed = `${sessionId}:changed`;
     await castVote(ballot(changed, a), seats);
-    const changedBefore = await currentVote(changed);
-    await castVote(ballot(changed, b), seats);
+    const change = await castVote(ballot(changed, b), seats);
+    expect(change).toEqual({ outcome: 'recorded', written: { rev: 2, from: a } });
     expect(await readVoteCounts(sessionId)).toEqual(
       new Map([
         [a, 1],
@@ -395,37 +395,49 @@ describe('votes on a closed poll', () => {
 
     // ...then the creator closes before their requests look again.
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, first, a, firstBefore)).rejects.toMatchObject({
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, first, a, firstCast.written)).rejects.toMatchObject({
       status: 409,
       message: VOTING_CLOSED,
     });
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, changed, b, changedBefore)).rejects.toMatchObject({ status: 409 });
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, changed, b, change.written)).rejects.toMatchObject({ status: 409 });
     // The first vote is gone, the changed one is back on its earlier logo.
     expect((await currentVote(first)).logoId).toBeNull();
     expect((await currentVote(changed)).logoId).toBe(a);
     expect(await readVoteCounts(sessionId)).toEqual(new Map([[a, 1]]));
   });
 
-  it('a request that changed nothing leaves the vote from before the close alone', async () => {
+  it('a request that wrote nothing, or whose revision a newer one of the voter follows, leaves the votes alone', async () => {
     const { sessionId, logoIds } = await createPoll();
-    const voter = `${sessionId}:same`;
+    const [a, b] = logoIds as [string, string];
     const seats = { votersPerAddress: 5, seatsWithoutProof: 5 };
-    await castVote({ pollId: sessionId, voteId: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' }, seats);
-    const before = await currentVote(voter);
+    const ballot = (voteId: string, logoId: string) => ({ pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId, ipHash: 'ip' });
+    const same = `${sessionId}:same`;
+    await castVote(ballot(same, a), seats);
+    const again = await castVote(ballot(same, a), seats);
+    expect(again).toEqual({ outcome: 'recorded' });
+    const overtaken = `${sessionId}:overtaken`;
+    const older = await castVote(ballot(overtaken, a), seats);
+    await castVote(ballot(overtaken, b), seats);
+
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voter, logoIds[0]!, before)).rejects.toMatchObject({ status: 409 });
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, same, a, again.written)).rejects.toMatchObject({ status: 409 });
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, overtaken, a, older.written)).rejects.toMatchObject({ status: 409 });
+    expect(await readVoteCounts(sessionId)).toEqual(
+      new Map([
+        [a, 1],
+        [b, 1],
+      ]),
+    );
   });
 
   it('an open poll lets the vote stand', async () => {
     const { sessionId, logoIds } = await createPoll();
     const voter = `${sessionId}:open`;
-    const before = await currentVote(voter);
-    await castVote(
+    const cast = await castVote(
       { pollId: sessionId, voteId: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' },
       { votersPerAddress: 5, seatsWithoutProof: 5 },
     );
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voter, logoIds[0]!, before)).resolves.toBeUndefined();
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voter, logoIds[0]!, cast.written)).resolves.toBeUndefined();
     expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
   });
 });

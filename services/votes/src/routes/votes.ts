@@ -53,9 +53,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
     const proof = ctx.get(VOTE_PROOF_HEADER);
     const proven = proof ? await options.proofOfWork.spend(proof, poll._id) : false;
     const voter = await voterOf(ctx, poll._id, fingerprint);
-    // What a vote that finds the poll closed once written goes back to (see ../voting-closed).
-    const before = await currentVote(voter.voteId);
-    const outcome = await castVote(
+    const { outcome, written } = await castVote(
       { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash },
       options.seats,
       proven,
@@ -72,7 +70,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
       ctx.body = body;
       return;
     }
-    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, before);
+    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, written);
     // Live results pages learn of the change from this signal (docs/live-results.md). The vote stands without
     // it: those pages then show it with the next vote's update or on reload.
     await signalVoteChange(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live results signal not written'));
