@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { MAX_REASON_LENGTH, REASON_MESSAGES, ReasonsPage } from '@logovote/contracts';
+import { MAX_REASON_LENGTH, REASON_MESSAGES, ReasonsPage, VOTING_CLOSED } from '@logovote/contracts';
 import {
   PollModel,
   VoteLedgerModel,
@@ -13,6 +13,7 @@ import {
   newestReasonSeq,
   purgeVotesOfDeletedPolls,
   readReasons,
+  recordVotingState,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -166,6 +167,19 @@ describe('PUT reason', () => {
       await giveReason(sessionId, newFingerprint(), { reason: 'because' }).expect(404, { message: 'Voting session not found' });
       await request(server).get(`/api/sessions/${sessionId}/reasons`).query({ logoId: 'x' }).expect(404);
     }
+  });
+});
+
+describe('a closed poll', () => {
+  it("refuses a reason with the closed poll's 409 while closed, and takes it again once reopened", async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const fingerprint = newFingerprint();
+    await vote(sessionId, logoIds[0]!, fingerprint).expect(200);
+    await recordVotingState(sessionId, true);
+    await giveReason(sessionId, fingerprint, { reason: 'Too late' }).expect(409, { message: VOTING_CLOSED });
+    expect(texts(await reasonsOf(sessionId, logoIds[0]!))).toEqual([]);
+    await recordVotingState(sessionId, false);
+    await giveReason(sessionId, fingerprint, { reason: 'Open again' }).expect(200);
   });
 });
 

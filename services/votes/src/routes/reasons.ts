@@ -5,6 +5,7 @@ import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf } from '@lo
 import { requireFingerprint } from '../fingerprint';
 import { maskProfanity } from '../profanity';
 import { requestVoter } from '../voter';
+import { refuseVoteIfClosed } from '../voting-closed';
 import { MISSING_FINGERPRINT, findPoll } from './votes';
 
 export interface ReasonsRouteOptions {
@@ -22,6 +23,8 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
     const { reason } = parseJsonBody(ctx, ReasonRequest);
     const poll = await findPoll(ctx.params.sessionId);
+    // Voting has ended on a closed poll, explaining a vote with it (docs/closing.md).
+    await refuseVoteIfClosed(poll._id);
     const { voteId } = await voterOf(ctx, poll._id, fingerprint);
     const vote = await currentVote(voteId);
     const logoId = vote.logoId;
