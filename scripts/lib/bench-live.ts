@@ -19,8 +19,11 @@ export const LIVE_VIEWERS = 1_000;
 /** Viewers per client address: under the gateway's per-address cap (LIVE_STREAMS_PER_ADDRESS). */
 const VIEWERS_PER_ADDRESS = 25;
 const VOTES = 20;
-/** Votes in a window where reads are counted: enough for a vote's reads to stand out of the background work's. */
-const VOTES_PER_WINDOW = 30;
+/**
+ * Votes in a window where reads are counted: enough for a vote's reads to stand out of the background work's,
+ * which moves by some 5 reads a second between windows (30 votes were within that noise).
+ */
+const VOTES_PER_WINDOW = 150;
 /** Between two votes: more than a second, so each vote's delivery is measured on its own. */
 const VOTE_SPACING_MS = 1_500;
 /** Reads are counted over windows this long, with votes and without (the loop's own reads). */
