@@ -14,5 +14,6 @@ export {
 } from './moderation/provider';
 export { NsfwjsModeration, type NsfwjsOptions, type ModelTimings } from './moderation/nsfwjs';
 export { HostedModeration, type HostedModerationOptions } from './moderation/hosted';
+export { ModerationSuite, type CheckVerdict, type ModerationCheck } from './moderation/suite';
 export { moderationEnv, createModerationProvider, type ModerationSettings } from './moderation/config';
 export { renderLinkPreview, DEFAULT_PREVIEW_TITLE, type PreviewLogo } from './link-preview';

@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '@logovote/service-kit';
-import { HostedModeration, ModerationUnavailable, NsfwjsModeration, createModerationProvider, moderationEnv } from '../src';
+import {
+  HostedModeration,
+  ModerationSuite,
+  ModerationUnavailable,
+  NsfwjsModeration,
+  createModerationProvider,
+  moderationEnv,
+} from '../src';
 
 // A stand-in for the hosted API: a real HTTP server on loopback speaking the OpenAI moderation protocol.
 let server: Server;
@@ -62,11 +69,14 @@ describe('hosted moderation provider', () => {
     await expect(provider().moderate(image)).rejects.toMatchObject({ status: 503 });
   });
 
-  it('is chosen by configuration, and needs a key', () => {
-    expect(createModerationProvider(moderationEnv.parse({}))).toBeInstanceOf(NsfwjsModeration);
-    expect(createModerationProvider(moderationEnv.parse({ MODERATION_PROVIDER: 'http', MODERATION_API_KEY: 'k' }))).toBeInstanceOf(
-      HostedModeration,
-    );
+  it('runs beside the local models when configured, and needs a key', () => {
+    const providersOf = (suite: ModerationSuite) => suite.checks.map((check) => check.provider);
+    const local = providersOf(createModerationProvider(moderationEnv.parse({})));
+    expect(local.some((check) => check instanceof NsfwjsModeration)).toBe(true);
+    expect(local.some((check) => check instanceof HostedModeration)).toBe(false);
+    const withHosted = providersOf(createModerationProvider(moderationEnv.parse({ MODERATION_PROVIDER: 'http', MODERATION_API_KEY: 'k' })));
+    expect(withHosted.some((check) => check instanceof NsfwjsModeration)).toBe(true);
+    expect(withHosted.some((check) => check instanceof HostedModeration)).toBe(true);
     expect(() => createModerationProvider(moderationEnv.parse({ MODERATION_PROVIDER: 'http' }))).toThrow(ConfigError);
   });
 });

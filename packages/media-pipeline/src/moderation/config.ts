@@ -2,13 +2,16 @@ import { ConfigError } from '@logovote/service-kit';
 import { z } from 'zod';
 import { HostedModeration } from './hosted';
 import { NsfwjsModeration } from './nsfwjs';
-import type { ModerationProvider } from './provider';
+import { ModerationSuite, type ModerationCheck } from './suite';
 
 /** Settings of the services that run the upload pipeline. */
 export const moderationEnv = z.object({
-  /** local: nsfwjs in the process; http: a hosted moderation API (OpenAI moderation protocol). */
+  /**
+   * local: the models in the process only (nudity, faces, brand names); http: those and a hosted
+   * moderation API (OpenAI moderation protocol) for what no local model covers (violence, hate, ...).
+   */
   MODERATION_PROVIDER: z.enum(['local', 'http']).default('local'),
-  /** local: the nudity score (0..1) from which an image is refused. */
+  /** The nudity score (0..1) from which an image is refused. */
   MODERATION_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
   MODERATION_URL: z.url().default('https://api.openai.com/v1/moderations'),
   MODERATION_API_KEY: z.string().optional(),
@@ -17,14 +20,19 @@ export const moderationEnv = z.object({
 });
 export type ModerationSettings = z.infer<typeof moderationEnv>;
 
-export function createModerationProvider(settings: ModerationSettings): ModerationProvider {
-  if (settings.MODERATION_PROVIDER === 'local') return new NsfwjsModeration({ threshold: settings.MODERATION_THRESHOLD });
-  if (!settings.MODERATION_API_KEY)
-    throw new ConfigError('Invalid configuration:\n  MODERATION_API_KEY: required when MODERATION_PROVIDER=http');
-  return new HostedModeration({
-    url: settings.MODERATION_URL,
-    apiKey: settings.MODERATION_API_KEY,
-    model: settings.MODERATION_MODEL,
-    timeoutMs: settings.MODERATION_TIMEOUT_MS,
-  });
+/** The checks the terms promise (docs/moderation.md), each loaded once per process. */
+export function createModerationProvider(settings: ModerationSettings): ModerationSuite {
+  const checks: ModerationCheck[] = [{ check: 'nudity', provider: new NsfwjsModeration({ threshold: settings.MODERATION_THRESHOLD }) }];
+  if (settings.MODERATION_PROVIDER === 'http') {
+    if (!settings.MODERATION_API_KEY)
+      throw new ConfigError('Invalid configuration:\n  MODERATION_API_KEY: required when MODERATION_PROVIDER=http');
+    const hosted = new HostedModeration({
+      url: settings.MODERATION_URL,
+      apiKey: settings.MODERATION_API_KEY,
+      model: settings.MODERATION_MODEL,
+      timeoutMs: settings.MODERATION_TIMEOUT_MS,
+    });
+    checks.push({ check: 'hosted', provider: hosted });
+  }
+  return new ModerationSuite(checks);
 }

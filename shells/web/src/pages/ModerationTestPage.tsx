@@ -17,7 +17,7 @@ import {
   XIcon,
 } from '@logovote/ui';
 import { api } from '@logovote/web-client';
-import type { ModerationResult } from '@logovote/contracts';
+import { ModerationChecks, type ModerationResult } from '@logovote/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 
@@ -31,6 +31,34 @@ function RawResponse({ value }: { value: unknown }) {
     <pre tabIndex={0} className="max-h-80 overflow-auto rounded-md bg-muted p-4 text-xs" aria-label="Raw response">
       {JSON.stringify(value, null, 2)}
     </pre>
+  );
+}
+
+/** Each check's own verdict, when the image got as far as moderation (a type or size refusal has none). */
+function CheckList({ rawResponse }: { rawResponse: unknown }) {
+  const parsed = ModerationChecks.safeParse(rawResponse);
+  if (!parsed.success) return null;
+  return (
+    <>
+      <dt className="font-medium">checks</dt>
+      <dd>
+        <ul className="flex flex-col gap-1" aria-label="Moderation checks">
+          {parsed.data.checks.map((verdict) => (
+            <li key={verdict.check} data-check={verdict.check} data-valid={String(verdict.isValid)} className="flex items-start gap-2">
+              {verdict.isValid ? (
+                <CheckIcon className="mt-0.5 size-4 shrink-0 text-green-700" />
+              ) : (
+                <XIcon className="mt-0.5 size-4 shrink-0 text-destructive" />
+              )}
+              <span className="break-words">
+                <span className="sr-only">{verdict.isValid ? 'Passed: ' : 'Refused: '}</span>
+                <span className="font-medium capitalize">{verdict.check}</span>: {verdict.reason}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </>
   );
 }
 
@@ -61,6 +89,7 @@ function ResultCard({ result }: { result: ModerationResult }) {
               <dd>{String(result.isValid)}</dd>
               <dt className="font-medium">reason</dt>
               <dd className="break-words">{result.reason}</dd>
+              <CheckList rawResponse={result.rawResponse} />
             </dl>
           </TabsContent>
           <TabsContent value="raw">
