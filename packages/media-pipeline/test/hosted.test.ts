@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError } from '@logovote/service-kit';
 import {
   HostedModeration,
-  ModerationSuite,
+  type ModerationSuite,
   ModerationUnavailable,
   NsfwjsModeration,
   createModerationProvider,
