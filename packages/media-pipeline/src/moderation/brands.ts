@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
@@ -180,9 +178,6 @@ export class BrandModeration implements ModerationProvider {
   private async start(): Promise<OcrWorkers> {
     const started = performance.now();
     const langPath = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), MODEL);
-    // cacheMethod 'none' keeps tesseract.js from writing eng.traineddata into the working directory; the
-    // cachePath is a private directory besides, should a version ever write anyway.
-    const cachePath = mkdtempSync(join(tmpdir(), 'logovote-ocr-'));
     let fail: (error: Error) => void = () => undefined;
     const failed = new Promise<never>((_, reject) => (fail = reject));
     // tesseract.js reports a failed model load only to errorHandler (the worker's promise never settles).
@@ -195,7 +190,8 @@ export class BrandModeration implements ModerationProvider {
         Array.from({ length: this.options.workers }, async () => {
           const creating = tesseract.createWorker(LANGUAGE, tesseract.OEM.LSTM_ONLY, {
             langPath,
-            cachePath,
+            // The model is read from langPath each start; by default tesseract.js would also cache a copy,
+            // eng.traineddata, in the working directory (read-only in the service images).
             cacheMethod: 'none',
             gzip: true,
             // Also, without a handler, a failed job throws in tesseract.js's message listener (uncaught);
