@@ -16,8 +16,12 @@ export const moderationEnv = z.object({
   MODERATION_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
   /** on: logos that read a well-known brand name (data/brand-names.txt) are refused as possibly impersonating. */
   MODERATION_BRANDS: z.enum(['on', 'off']).default('on'),
-  /** OCR worker threads for the brand check: uploads read in parallel, each worker holding its own model. */
-  MODERATION_OCR_WORKERS: z.coerce.number().int().min(1).max(8).default(2),
+  /**
+   * OCR worker threads for the brand check, each holding its own model (~55 MB). One by default: on two
+   * cores a second one competes with the main thread's checks and did not make four logos at once faster
+   * (docs/moderation.md).
+   */
+  MODERATION_OCR_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
   MODERATION_URL: z.url().default('https://api.openai.com/v1/moderations'),
   MODERATION_API_KEY: z.string().optional(),
   MODERATION_MODEL: z.string().min(1).default('omni-moderation-latest'),
