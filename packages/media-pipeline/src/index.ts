@@ -13,6 +13,16 @@ export {
   type ModerationVerdict,
 } from './moderation/provider';
 export { NsfwjsModeration, type NsfwjsOptions, type ModelTimings } from './moderation/nsfwjs';
+export { BrandModeration, type BrandModerationOptions } from './moderation/brands';
+export {
+  BrandMatcher,
+  brandKey,
+  loadBrandList,
+  parseBrandList,
+  type BrandMatch,
+  type BrandName,
+  type ReadWord,
+} from './moderation/brand-names';
 export { HostedModeration, type HostedModerationOptions } from './moderation/hosted';
 export { ModerationSuite, type CheckVerdict, type ModerationCheck } from './moderation/suite';
 export { moderationEnv, createModerationProvider, type ModerationSettings } from './moderation/config';

@@ -40,7 +40,7 @@ bootService({
       app,
       endLongResponses: () => liveCounts.endAll(),
       onShutdown: async () => {
-        await Promise.all([retention.stop(), folder.stop()]);
+        await Promise.all([retention.stop(), folder.stop(), moderation.close()]);
         await disconnectMongo();
       },
     };

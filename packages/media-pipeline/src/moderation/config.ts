@@ -1,5 +1,6 @@
 import { ConfigError } from '@logovote/service-kit';
 import { z } from 'zod';
+import { BrandModeration } from './brands';
 import { HostedModeration } from './hosted';
 import { NsfwjsModeration } from './nsfwjs';
 import { ModerationSuite, type ModerationCheck } from './suite';
@@ -13,6 +14,14 @@ export const moderationEnv = z.object({
   MODERATION_PROVIDER: z.enum(['local', 'http']).default('local'),
   /** The nudity score (0..1) from which an image is refused. */
   MODERATION_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
+  /** on: logos that read a well-known brand name (data/brand-names.txt) are refused as possibly impersonating. */
+  MODERATION_BRANDS: z.enum(['on', 'off']).default('on'),
+  /**
+   * OCR worker threads for the brand check, each holding its own model (~55 MB). One by default: on two
+   * cores a second one competes with the main thread's checks and did not make four logos at once faster
+   * (docs/moderation.md).
+   */
+  MODERATION_OCR_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
   MODERATION_URL: z.url().default('https://api.openai.com/v1/moderations'),
   MODERATION_API_KEY: z.string().optional(),
   MODERATION_MODEL: z.string().min(1).default('omni-moderation-latest'),
@@ -23,6 +32,8 @@ export type ModerationSettings = z.infer<typeof moderationEnv>;
 /** The checks the terms promise (docs/moderation.md), each loaded once per process. */
 export function createModerationProvider(settings: ModerationSettings): ModerationSuite {
   const checks: ModerationCheck[] = [{ check: 'nudity', provider: new NsfwjsModeration({ threshold: settings.MODERATION_THRESHOLD }) }];
+  if (settings.MODERATION_BRANDS === 'on')
+    checks.push({ check: 'brands', provider: new BrandModeration({ workers: settings.MODERATION_OCR_WORKERS }) });
   if (settings.MODERATION_PROVIDER === 'http') {
     if (!settings.MODERATION_API_KEY)
       throw new ConfigError('Invalid configuration:\n  MODERATION_API_KEY: required when MODERATION_PROVIDER=http');

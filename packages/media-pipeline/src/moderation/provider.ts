@@ -20,6 +20,8 @@ export interface ModerationProvider {
   /** Loads what the provider needs (e.g. the model); moderate() waits for it too, so calling this is optional. */
   warmUp(): Promise<void>;
   moderate(image: ModerationImage): Promise<ModerationVerdict>;
+  /** Releases what keeps the process alive (worker threads), for shutdown and tests. */
+  close?(): Promise<void>;
 }
 
 export const MODERATION_UNAVAILABLE = 'Content moderation is unavailable. Please try again shortly.';

@@ -37,6 +37,10 @@ export class ModerationSuite implements ModerationProvider {
     await Promise.all(this.checks.map((check) => check.provider.warmUp()));
   }
 
+  async close(): Promise<void> {
+    await Promise.all(this.checks.map((check) => check.provider.close?.()));
+  }
+
   async moderate(image: ModerationImage): Promise<ModerationVerdict> {
     const started = performance.now();
     const verdicts = await Promise.all(
