@@ -5,6 +5,7 @@ export * from './votes';
 export * from './notify';
 export * from './analytics';
 export * from './media';
+export * from './moderation-checks';
 export * from './admin';
 export * from './runtime-config';
 export * from './logo-order';

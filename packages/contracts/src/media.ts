@@ -11,19 +11,6 @@ export const ModerationResult = z.object({
 });
 export type ModerationResult = z.infer<typeof ModerationResult>;
 
-/** One check's verdict in the moderation suite's raw response (docs/moderation.md): nudity, faces, brands, hosted. */
-export const ModerationCheckVerdict = z.object({
-  check: z.string(),
-  isValid: z.boolean(),
-  reason: z.string(),
-  elapsedMs: z.number().optional(),
-});
-export type ModerationCheckVerdict = z.infer<typeof ModerationCheckVerdict>;
-
-/** The part of a raw response (the verdict's, or a refusal's with its stage) that lists every check. */
-export const ModerationChecks = z.object({ checks: z.array(ModerationCheckVerdict).min(1) });
-export type ModerationChecks = z.infer<typeof ModerationChecks>;
-
 /** Stored logo object names: 22 random base64url characters and the extension of the real type. */
 export const LogoFilename = z.string().regex(/^[A-Za-z0-9_-]{22}\.(png|jpg|svg|webp)$/, 'Invalid logo file name');
 export type LogoFilename = z.infer<typeof LogoFilename>;

@@ -17,7 +17,8 @@ import {
   XIcon,
 } from '@logovote/ui';
 import { api } from '@logovote/web-client';
-import { ModerationChecks, type ModerationResult } from '@logovote/contracts';
+import type { ModerationResult } from '@logovote/contracts';
+import { ModerationChecks } from '@logovote/contracts/moderation-checks';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 
