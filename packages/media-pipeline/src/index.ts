@@ -13,6 +13,15 @@ export {
   type ModerationVerdict,
 } from './moderation/provider';
 export { NsfwjsModeration, type NsfwjsOptions, type ModelTimings } from './moderation/nsfwjs';
+export {
+  FaceModeration,
+  FACE_DETECTORS,
+  photographicMeasure,
+  type FaceBox,
+  type FaceDetectorName,
+  type FaceModerationOptions,
+  type PhotographicMeasure,
+} from './moderation/faces';
 export { HostedModeration, type HostedModerationOptions } from './moderation/hosted';
 export { ModerationSuite, type CheckVerdict, type ModerationCheck } from './moderation/suite';
 export { moderationEnv, createModerationProvider, type ModerationSettings } from './moderation/config';

@@ -1,0 +1,155 @@
+// Measures the moderation suite on the labelled set (packages/media-pipeline/test/labelled): every image of
+// every category goes through the upload pipeline's inspect() with the suite the services build, and the
+// report (Markdown, on stdout) gives per category and check the share refused, and the time moderation adds
+// to an upload. docs/moderation.md carries its figures.
+//
+//   npm run moderation:eval                      # the default settings (moderationEnv's defaults)
+//   MODERATION_FACES_DETECTOR=ssd_mobilenetv1 npm run moderation:eval -- --runs 5
+//
+// MODERATION_* variables of the environment override the defaults; --runs N inspects each image N times
+// (the verdicts come from the first run, the timings from all).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UploadRejected, createModerationProvider, createUploadPipeline, moderationEnv, type CheckVerdict } from '@logovote/media-pipeline';
+import { LABELLED_CATEGORIES, collect, type LabelledCategory } from '../packages/media-pipeline/test/labelled/categories';
+
+interface Outcome {
+  image: string;
+  refusedBy: string[];
+  /** The suite's own elapsedMs and each check's. */
+  suiteMs: number;
+  checkMs: Record<string, number>;
+  /** The whole inspect(): sniffing, decoding, the preview and moderation. */
+  inspectMs: number;
+}
+
+interface SuiteResponse {
+  refusedBy: string[];
+  checks: CheckVerdict[];
+  elapsedMs: number;
+}
+
+const percentile = (values: number[], share: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
+};
+const percent = (count: number, total: number) => `${count}/${total} (${total === 0 ? '-' : Math.round((count / total) * 100)} %)`;
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const row = (cells: (string | number)[]) => out(`| ${cells.join(' | ')} |`);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' } } });
+  const runs = Math.max(1, Number(values.runs));
+  const settings = moderationEnv.parse(Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MODERATION_'))));
+  const suite = createModerationProvider(settings);
+  const pipeline = createUploadPipeline({ moderation: suite });
+  const loadStarted = performance.now();
+  await suite.warmUp();
+  const loadMs = Math.round(performance.now() - loadStarted);
+  const checkNames = suite.checks.map((check) => check.check);
+  const dir = mkdtempSync(join(tmpdir(), 'moderation-eval-'));
+
+  async function inspect(name: string, bytes: Buffer): Promise<Outcome> {
+    const path = join(dir, 'upload');
+    writeFileSync(path, bytes);
+    const started = performance.now();
+    let response: SuiteResponse;
+    try {
+      const image = await pipeline.inspect({ originalName: name, declaredType: 'application/octet-stream', path, size: bytes.length });
+      response = image.moderation.rawResponse as SuiteResponse;
+    } catch (error: unknown) {
+      if (!(error instanceof UploadRejected) || error.stage !== 'moderation') throw error;
+      response = error.details as SuiteResponse;
+    }
+    return {
+      image: name,
+      refusedBy: response.refusedBy,
+      suiteMs: response.elapsedMs,
+      checkMs: Object.fromEntries(response.checks.map((check) => [check.check, check.elapsedMs])),
+      inspectMs: performance.now() - started,
+    };
+  }
+
+  const results: { category: LabelledCategory; outcomes: Outcome[] }[] = [];
+  const timings: Outcome[] = [];
+  try {
+    for (const category of LABELLED_CATEGORIES) {
+      const outcomes: Outcome[] = [];
+      for (const { name, bytes } of await collect(category)) {
+        for (let run = 0; run < runs; run += 1) {
+          const outcome = await inspect(name, bytes);
+          if (run === 0) outcomes.push(outcome);
+          timings.push(outcome);
+        }
+      }
+      results.push({ category, outcomes });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  out(`### Verdicts on the labelled set`);
+  out();
+  out(`Checks: ${checkNames.join(', ')} (${suite.name}); settings: ${JSON.stringify(settingsShown(settings))}.`);
+  out('A refusing category counts true positives of its check; a passing one counts false positives of every check.');
+  out();
+  row(['category', 'expected', 'images', ...checkNames.map((check) => `refused by ${check}`), 'right verdict']);
+  row(['---', '---', '---:', ...checkNames.map(() => '---:'), '---:']);
+  for (const { category, outcomes } of results) {
+    const refusedBy = (check: string) => outcomes.filter((outcome) => outcome.refusedBy.includes(check)).length;
+    const label = (check: string) => (category.expected === 'pass' ? 'FP ' : check === category.check ? 'TP ' : '');
+    const right = outcomes.filter((outcome) =>
+      category.expected === 'pass' ? outcome.refusedBy.length === 0 : outcome.refusedBy.includes(category.check ?? ''),
+    ).length;
+    row([
+      category.name,
+      category.expected === 'pass' ? 'pass' : `refused by ${category.check}`,
+      outcomes.length,
+      ...checkNames.map((check) => `${label(check)}${percent(refusedBy(check), outcomes.length)}`),
+      percent(right, outcomes.length),
+    ]);
+  }
+  const wrong = results.flatMap(({ category, outcomes }) =>
+    outcomes
+      .filter((outcome) =>
+        category.expected === 'pass' ? outcome.refusedBy.length > 0 : !outcome.refusedBy.includes(category.check ?? ''),
+      )
+      .map((outcome) => `${category.name}: ${outcome.image} (refused by ${outcome.refusedBy.join(', ') || 'none'})`),
+  );
+  out();
+  out(wrong.length === 0 ? 'Every image got the expected verdict.' : `Wrong verdicts: ${wrong.join('; ')}.`);
+  out();
+  out(`### Time moderation adds to an upload`);
+  out();
+  out(`${timings.length} inspections (${runs} per image), one at a time; the models' load: ${loadMs} ms once per process.`);
+  out();
+  row(['what', 'p50 ms', 'p95 ms', 'max ms']);
+  row(['---', '---:', '---:', '---:']);
+  const timingRow = (what: string, samples: number[]) =>
+    row([what, Math.round(percentile(samples, 0.5)), Math.round(percentile(samples, 0.95)), Math.round(Math.max(...samples))]);
+  timingRow(
+    'the moderation suite',
+    timings.map((outcome) => outcome.suiteMs),
+  );
+  for (const check of checkNames)
+    timingRow(
+      `check: ${check}`,
+      timings.map((outcome) => outcome.checkMs[check] ?? Number.NaN),
+    );
+  timingRow(
+    'the whole inspect (decode, preview, suite)',
+    timings.map((outcome) => outcome.inspectMs),
+  );
+}
+
+/** The settings that shape the verdicts (no API key). */
+function settingsShown(settings: ReturnType<typeof moderationEnv.parse>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => !/URL|API_KEY|TIMEOUT|MODEL$/.test(name)));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
