@@ -8,6 +8,7 @@ import {
   createModerationProvider,
   createUploadPipeline,
   moderationEnv,
+  photographicMeasure,
   type CheckVerdict,
   type InspectedImage,
 } from '../src';
@@ -32,6 +33,52 @@ async function inspect({ name, bytes }: LabelledImage): Promise<InspectedImage |
 }
 
 const facesVerdict = (rawResponse: unknown) => (rawResponse as { checks: CheckVerdict[] }).checks.find((check) => check.check === 'faces');
+
+describe('the photographic measure', () => {
+  const side = 64;
+  const image = (pixel: (x: number, y: number) => number) => {
+    const data = Buffer.alloc(side * side * 3);
+    for (let y = 0; y < side; y += 1) for (let x = 0; x < side; x += 1) data.fill(pixel(x, y), (y * side + x) * 3, (y * side + x) * 3 + 3);
+    return { data, width: side, height: side };
+  };
+  const whole = { x: 0, y: 0, width: side, height: side };
+
+  it('finds no texture in a flat fill or a smooth gradient, as in drawings', () => {
+    expect(
+      photographicMeasure(
+        image(() => 200),
+        whole,
+      ),
+    ).toEqual({ texture: 0, smooth: 1, photographic: 0 });
+    expect(
+      photographicMeasure(
+        image((x) => x * 4),
+        whole,
+      ).photographic,
+    ).toBe(0);
+  });
+
+  it('finds texture nearly everywhere in fine noise, as in photographs', () => {
+    // A fixed pseudo-random pattern of small brightness changes around mid-grey.
+    const noise = image((x, y) => 128 + (((x * 7919 + y * 104729) % 17) - 8));
+    expect(photographicMeasure(noise, whole).photographic).toBeGreaterThan(0.5);
+  });
+
+  it('measures only inside the image when the box reaches past its edges', () => {
+    expect(
+      photographicMeasure(
+        image(() => 90),
+        { x: -20, y: 40, width: 200, height: 200 },
+      ).photographic,
+    ).toBe(0);
+    expect(
+      photographicMeasure(
+        image(() => 90),
+        { x: 70, y: 70, width: 10, height: 10 },
+      ),
+    ).toEqual({ texture: 0, smooth: 1, photographic: 0 });
+  });
+});
 
 describe('the faces check', () => {
   beforeAll(() => suite.warmUp(), 120_000);
