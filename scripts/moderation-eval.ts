@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MAX_LOGOS_PER_POLL } from '@logovote/contracts';
 import {
   ModerationSuite,
   UploadRejected,
@@ -20,7 +21,12 @@ import {
   moderationEnv,
   type UploadPipeline,
 } from '@logovote/media-pipeline';
-import { LABELLED_CATEGORIES, collect, type LabelledCategory } from '../packages/media-pipeline/test/labelled/categories';
+import {
+  LABELLED_CATEGORIES,
+  collect,
+  type LabelledCategory,
+  type LabelledImage,
+} from '../packages/media-pipeline/test/labelled/categories';
 
 interface Outcome {
   image: string;
@@ -63,9 +69,10 @@ async function main(): Promise<void> {
     pipeline: createUploadPipeline({ moderation: new ModerationSuite([check]) }),
   }));
   const dir = mkdtempSync(join(tmpdir(), 'moderation-eval-'));
+  let uploads = 0;
 
   async function inspect(name: string, bytes: Buffer, through: UploadPipeline = pipeline): Promise<Outcome> {
-    const path = join(dir, 'upload');
+    const path = join(dir, String((uploads += 1)));
     writeFileSync(path, bytes);
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
@@ -89,10 +96,14 @@ async function main(): Promise<void> {
   const results: { category: LabelledCategory; outcomes: Outcome[] }[] = [];
   const timings: Outcome[] = [];
   const checkMs = new Map<string, number[]>(checkNames.map((check) => [check, []]));
+  /** Four logos inspected at once, as one poll creation does: the wall time of the four together. */
+  const creationMs: number[] = [];
   try {
+    const everyImage: LabelledImage[] = [];
     for (const category of LABELLED_CATEGORIES) {
       const outcomes: Outcome[] = [];
       for (const { name, bytes } of await collect(category)) {
+        everyImage.push({ name, bytes });
         for (let run = 0; run < runs; run += 1) {
           const outcome = await inspect(name, bytes);
           if (run === 0) outcomes.push(outcome);
@@ -101,6 +112,13 @@ async function main(): Promise<void> {
         }
       }
       results.push({ category, outcomes });
+    }
+    for (let first = 0; first + MAX_LOGOS_PER_POLL <= everyImage.length; first += MAX_LOGOS_PER_POLL) {
+      for (let run = 0; run < runs; run += 1) {
+        const started = performance.now();
+        await Promise.all(everyImage.slice(first, first + MAX_LOGOS_PER_POLL).map(({ name, bytes }) => inspect(name, bytes)));
+        creationMs.push(performance.now() - started);
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -159,6 +177,7 @@ async function main(): Promise<void> {
     'CPU time of the whole inspect (every thread)',
     timings.map((outcome) => outcome.inspectCpuMs),
   );
+  timingRow(`${MAX_LOGOS_PER_POLL} logos inspected at once (a poll creation's checks)`, creationMs);
 }
 
 /** The settings that shape the verdicts (no API key). */
