@@ -23,6 +23,15 @@ export {
   type BrandName,
   type ReadWord,
 } from './moderation/brand-names';
+export {
+  FaceModeration,
+  FACE_DETECTORS,
+  photographicMeasure,
+  type FaceBox,
+  type FaceDetectorName,
+  type FaceModerationOptions,
+  type PhotographicMeasure,
+} from './moderation/faces';
 export { HostedModeration, type HostedModerationOptions } from './moderation/hosted';
 export { ModerationSuite, type CheckVerdict, type ModerationCheck } from './moderation/suite';
 export { moderationEnv, createModerationProvider, type ModerationSettings } from './moderation/config';

@@ -1,6 +1,7 @@
 import { ConfigError } from '@logovote/service-kit';
 import { z } from 'zod';
 import { BrandModeration } from './brands';
+import { FACE_DETECTORS, FaceModeration } from './faces';
 import { HostedModeration } from './hosted';
 import { NsfwjsModeration } from './nsfwjs';
 import { ModerationSuite, type ModerationCheck } from './suite';
@@ -14,6 +15,13 @@ export const moderationEnv = z.object({
   MODERATION_PROVIDER: z.enum(['local', 'http']).default('local'),
   /** The nudity score (0..1) from which an image is refused. */
   MODERATION_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
+  /** on: logos with a photographic human face are refused (drawn and emoji faces pass). */
+  MODERATION_FACES: z.enum(['on', 'off']).default('on'),
+  MODERATION_FACES_DETECTOR: z.enum(FACE_DETECTORS).default('tiny_face_detector'),
+  /** The face detector's confidence (0..1) from which a box counts as a face. */
+  MODERATION_FACES_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  /** How photographic (0..1, docs/moderation.md) a face's pixels must be for the face to be refused. */
+  MODERATION_FACES_MIN_PHOTOGRAPHIC: z.coerce.number().min(0).max(1).default(0.2),
   /** on: logos that read a well-known brand name (data/brand-names.txt) are refused as possibly impersonating. */
   MODERATION_BRANDS: z.enum(['on', 'off']).default('on'),
   /**
@@ -32,6 +40,14 @@ export type ModerationSettings = z.infer<typeof moderationEnv>;
 /** The checks the terms promise (docs/moderation.md), each loaded once per process. */
 export function createModerationProvider(settings: ModerationSettings): ModerationSuite {
   const checks: ModerationCheck[] = [{ check: 'nudity', provider: new NsfwjsModeration({ threshold: settings.MODERATION_THRESHOLD }) }];
+  if (settings.MODERATION_FACES === 'on') {
+    const faces = new FaceModeration({
+      detector: settings.MODERATION_FACES_DETECTOR,
+      minScore: settings.MODERATION_FACES_MIN_SCORE,
+      minPhotographic: settings.MODERATION_FACES_MIN_PHOTOGRAPHIC,
+    });
+    checks.push({ check: 'faces', provider: faces });
+  }
   if (settings.MODERATION_BRANDS === 'on')
     checks.push({ check: 'brands', provider: new BrandModeration({ workers: settings.MODERATION_OCR_WORKERS }) });
   if (settings.MODERATION_PROVIDER === 'http') {
