@@ -127,6 +127,34 @@ export async function insertReport(report: NewReport): Promise<'stored' | 'repea
   return stored ? 'stored' : 'repeat';
 }
 
+/**
+ * Stores reports in bulk with their rounds' 'reported' entries, by the product's own key scheme:
+ * fixtures and measurements, not for use beside live reporting (no threshold is checked).
+ */
+export async function insertReportsInBulk(reports: NewReport[]): Promise<void> {
+  const BATCH = 1_000;
+  const stamped = reports.map((report) => ({ ...report, at: report.at ?? new Date() }));
+  for (let start = 0; start < stamped.length; start += BATCH) {
+    await PollReportModel.insertMany(
+      stamped.slice(start, start + BATCH).map((report) => ({
+        _id: reportId(report.pollId, report.round, report.ipHash),
+        pollId: report.pollId,
+        round: roundKey(report.pollId, report.round),
+        addressHour: addressHour(report.ipHash, report.at),
+        category: report.category,
+        ...(report.note ? { note: report.note } : {}),
+        at: report.at,
+      })),
+    );
+  }
+  const rounds = [...new Map(stamped.map((report) => [entryId(report.pollId, report.round, 'reported'), report])).entries()];
+  for (let start = 0; start < rounds.length; start += BATCH) {
+    await PollModerationModel.insertMany(
+      rounds.slice(start, start + BATCH).map(([id, report]) => ({ _id: id, pollId: report.pollId, kind: 'reported', round: report.round, at: report.at })),
+    );
+  }
+}
+
 /** Takes back a report this request stored (the address was over its rate meanwhile). */
 export async function withdrawReport(pollId: string, round: number, ipHash: string): Promise<void> {
   await PollReportModel.deleteOne({ _id: reportId(pollId, round, ipHash) });
