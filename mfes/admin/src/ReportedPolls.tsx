@@ -38,18 +38,16 @@ const reportsLabel = (count: number) => `${count} ${count === 1 ? 'report' : 're
 type Props = { poll: ReportedPoll; onRestore: () => void; onDelete: () => void };
 
 function ReportedPollItem({ poll, onRestore, onDelete }: Props) {
-  const titleId = useId();
   return (
     <li
       data-testid="reported-poll"
       data-poll-id={poll.pollId}
       data-hidden={poll.hidden}
-      aria-labelledby={titleId}
       className="flex flex-col gap-3 rounded-lg border border-border p-3 sm:p-4"
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 flex-col gap-1">
-          <h3 id={titleId} className="font-medium break-words">
+          <h3 className="font-medium break-words">
             {poll.feedbackPrompt?.trim() || NO_QUESTION}
           </h3>
           <p className="font-mono text-xs break-all text-muted-foreground">{poll.pollId}</p>
