@@ -36,7 +36,12 @@ describe('reporting a poll', () => {
     // service's own data-access code: one short of the threshold.
     const { round } = await readModerationState(poll.sessionId);
     for (let index = 1; index < TO_HIDE; index++) {
-      await insertReport({ pollId: poll.sessionId, round, ipHash: `e2e-other-address-${poll.sessionId}-${index}`, category: 'human-faces' });
+      await insertReport({
+        pollId: poll.sessionId,
+        round,
+        ipHash: `e2e-other-address-${poll.sessionId}-${index}`,
+        category: 'human-faces',
+      });
     }
 
     // The dialog on a desktop (and its accessibility), cancelled.

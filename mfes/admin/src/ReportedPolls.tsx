@@ -47,9 +47,7 @@ function ReportedPollItem({ poll, onRestore, onDelete }: Props) {
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 flex-col gap-1">
-          <h3 className="font-medium break-words">
-            {poll.feedbackPrompt?.trim() || NO_QUESTION}
-          </h3>
+          <h3 className="font-medium break-words">{poll.feedbackPrompt?.trim() || NO_QUESTION}</h3>
           <p className="font-mono text-xs break-all text-muted-foreground">{poll.pollId}</p>
         </div>
         {poll.hidden ? (
@@ -65,7 +63,10 @@ function ReportedPollItem({ poll, onRestore, onDelete }: Props) {
       </div>
       <ul aria-label="Logos" className="flex flex-wrap gap-2">
         {poll.logos.map((logo) => (
-          <li key={logo.id} className="flex size-16 items-center justify-center overflow-hidden rounded-md border border-border bg-white p-1">
+          <li
+            key={logo.id}
+            className="flex size-16 items-center justify-center overflow-hidden rounded-md border border-border bg-white p-1"
+          >
             <LogoImage filename={logo.filename} alt={logo.originalName} broken={false} />
           </li>
         ))}
@@ -189,7 +190,12 @@ export function ReportedPolls() {
     <section aria-labelledby={headingId} data-testid="reported-polls" className="mt-6">
       <Card>
         <CardHeader className="gap-1 px-4 pb-4 sm:px-6">
-          <h2 id={headingId} ref={heading} tabIndex={-1} className="flex items-center gap-2 text-xl font-semibold tracking-tight outline-none">
+          <h2
+            id={headingId}
+            ref={heading}
+            tabIndex={-1}
+            className="flex items-center gap-2 text-xl font-semibold tracking-tight outline-none"
+          >
             <FlagIcon className="size-5 text-red-700" />
             Reported polls
           </h2>

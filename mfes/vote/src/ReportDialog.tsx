@@ -1,4 +1,9 @@
-import { MAX_REPORT_NOTE_LENGTH, REPORT_CATEGORIES, REPORT_CATEGORY_LABELS, type ReportCategory } from '@logovote/contracts/report-categories';
+import {
+  MAX_REPORT_NOTE_LENGTH,
+  REPORT_CATEGORIES,
+  REPORT_CATEGORY_LABELS,
+  type ReportCategory,
+} from '@logovote/contracts/report-categories';
 import {
   Button,
   cn,
@@ -57,7 +62,8 @@ export default function ReportDialog({ sessionId, onSent }: ReportDialogProps) {
         <DialogHeader>
           <DialogTitle>Report this poll</DialogTitle>
           <DialogDescription>
-            What breaks the Terms of Use? Reports are anonymous. A poll reported by several people is hidden until a moderator has looked at it.
+            What breaks the Terms of Use? Reports are anonymous. A poll reported by several people is hidden until a moderator has looked at
+            it.
           </DialogDescription>
         </DialogHeader>
         <fieldset className="flex flex-col gap-2" aria-describedby={missingCategory ? `${noteId}-category` : undefined}>

@@ -1,6 +1,15 @@
 import type { Logo, SessionView } from '@logovote/contracts';
 import { toast } from '@logovote/ui';
-import { analytics, api, getFingerprint, HttpError, inVoterOrder, isPollHidden, knownFingerprint, votingStateOf } from '@logovote/web-client';
+import {
+  analytics,
+  api,
+  getFingerprint,
+  HttpError,
+  inVoterOrder,
+  isPollHidden,
+  knownFingerprint,
+  votingStateOf,
+} from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 

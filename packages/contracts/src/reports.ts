@@ -13,8 +13,7 @@ export const REPORT_MESSAGES = {
   noteNotText: 'The note must be text',
   noteTooLong: `The note must be at most ${MAX_REPORT_NOTE_LENGTH} characters`,
   noteControl: 'The note must be a single line of text',
-  rateLimited: (perHour: number) =>
-    `Too many reports from your network address: at most ${perHour} an hour. Please try again later.`,
+  rateLimited: (perHour: number) => `Too many reports from your network address: at most ${perHour} an hour. Please try again later.`,
 } as const;
 
 /** POST /api/sessions/{sessionId}/reports (JSON, with X-CSRF-Token): a voter reports a poll. */

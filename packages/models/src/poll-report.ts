@@ -150,7 +150,9 @@ export async function insertReportsInBulk(reports: NewReport[]): Promise<void> {
   const rounds = [...new Map(stamped.map((report) => [entryId(report.pollId, report.round, 'reported'), report])).entries()];
   for (let start = 0; start < rounds.length; start += BATCH) {
     await PollModerationModel.insertMany(
-      rounds.slice(start, start + BATCH).map(([id, report]) => ({ _id: id, pollId: report.pollId, kind: 'reported', round: report.round, at: report.at })),
+      rounds
+        .slice(start, start + BATCH)
+        .map(([id, report]) => ({ _id: id, pollId: report.pollId, kind: 'reported', round: report.round, at: report.at })),
     );
   }
 }

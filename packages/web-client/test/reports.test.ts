@@ -52,7 +52,10 @@ describe('reports (issue 18)', () => {
       status: 200,
       json: method === 'GET' ? { sessionId: SESSION, logos: [], totalVotes: 0, csrfToken: 'tok' } : { sessionId: SESSION, reported: true },
     });
-    await expect(client().reportPoll(SESSION, { category: 'copyright', note: 'Mine' })).resolves.toEqual({ sessionId: SESSION, reported: true });
+    await expect(client().reportPoll(SESSION, { category: 'copyright', note: 'Mine' })).resolves.toEqual({
+      sessionId: SESSION,
+      reported: true,
+    });
     expect(seen.map((request) => [request.method, request.url, request.csrf])).toEqual([
       ['GET', `/api/sessions/${SESSION}`, undefined],
       ['POST', `/api/sessions/${SESSION}/reports`, 'tok'],

@@ -73,7 +73,12 @@ measure(`reports at ${POLLS * PER_POLL} stored`, () => {
     const [, loadMs] = await timed(() =>
       insertReportsInBulk(
         pollIds.flatMap((pollId, p) =>
-          Array.from({ length: PER_POLL }, (_, r) => ({ pollId, round: 0, ipHash: `address-${p * PER_POLL + r}`, category: 'other' as const })),
+          Array.from({ length: PER_POLL }, (_, r) => ({
+            pollId,
+            round: 0,
+            ipHash: `address-${p * PER_POLL + r}`,
+            category: 'other' as const,
+          })),
         ),
       ),
     );

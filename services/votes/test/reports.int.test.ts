@@ -61,7 +61,11 @@ const newAddress = () => {
 };
 
 function report(sessionId: string, body: unknown, ip: string) {
-  return request(server).post(`/api/sessions/${sessionId}/reports`).set(csrfHeaders(sessionId)).set('X-Forwarded-For', ip).send(body as object);
+  return request(server)
+    .post(`/api/sessions/${sessionId}/reports`)
+    .set(csrfHeaders(sessionId))
+    .set('X-Forwarded-For', ip)
+    .send(body as object);
 }
 
 function vote(sessionId: string, logoId: string, ip = '10.99.0.1') {
@@ -203,13 +207,19 @@ describe('hiding a reported poll', () => {
     const { sessionId, logoIds } = await createPoll();
     const [a] = logoIds as [string];
     const voteId = `${sessionId}:racer`;
-    const cast = await castVote({ pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId: a, ipHash: 'ip' }, {
-      votersPerAddress: 5,
-      seatsWithoutProof: 5,
-    });
+    const cast = await castVote(
+      { pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId: a, ipHash: 'ip' },
+      {
+        votersPerAddress: 5,
+        seatsWithoutProof: 5,
+      },
+    );
     expect(await readVoteCounts(sessionId)).toEqual(new Map([[a, 1]]));
     await reportFromAddresses(sessionId, TO_HIDE);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voteId, a, cast.written)).rejects.toMatchObject({ status: 409, message: POLL_HIDDEN });
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voteId, a, cast.written)).rejects.toMatchObject({
+      status: 409,
+      message: POLL_HIDDEN,
+    });
     expect((await currentVote(voteId)).logoId).toBeNull();
   });
 

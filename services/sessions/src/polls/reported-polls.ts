@@ -48,10 +48,7 @@ async function reportedPoll(pollId: string): Promise<ReportedPoll | null> {
 export async function listReportedPolls(): Promise<ReportedPoll[]> {
   const [reported, hidden] = await Promise.all([reportedPollEntries(), hiddenPollIds()]);
   // A hidden poll is always shown; the others while there is room, the most recently reported first.
-  const candidates = [...new Set([...hidden, ...reported.map((entry) => entry.pollId)])].slice(
-    0,
-    REPORTED_POLLS_SHOWN,
-  );
+  const candidates = [...new Set([...hidden, ...reported.map((entry) => entry.pollId)])].slice(0, REPORTED_POLLS_SHOWN);
   const polls = (await Promise.all(candidates.map(reportedPoll))).filter((poll): poll is ReportedPoll => poll !== null);
   return polls.sort((a, b) => Number(b.hidden) - Number(a.hidden) || b.lastReportAt.localeCompare(a.lastReportAt));
 }

@@ -113,7 +113,11 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   router.get('/api/sessions/:sessionId', async (ctx) => {
     const { voter } = parseInput(SessionLookupQuery, ctx.query);
     const poll = await findActivePollOr404(ctx.params.sessionId);
-    const [counts, voting, moderation] = await Promise.all([voteCounts(poll._id), readVotingState(poll._id), readModerationState(poll._id)]);
+    const [counts, voting, moderation] = await Promise.all([
+      voteCounts(poll._id),
+      readVotingState(poll._id),
+      readModerationState(poll._id),
+    ]);
     const logos = logosWithCounts(poll.logos, counts);
     const shuffled = poll.logoOrder === 'shuffled';
     const body: SessionViewWithVotingState & ModerationState = {

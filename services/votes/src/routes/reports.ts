@@ -53,7 +53,14 @@ export function reportsRouter(options: ReportsRouteOptions): Router {
     const now = new Date();
     const before = await reportsOfAddressSince(ipHash, now);
     if (before.length >= limit) throw rateLimited(before[0]?.at, now);
-    const stored = await insertReport({ pollId: poll._id, round, ipHash, category, ...(note ? { note: maskProfanity(note) } : {}), at: now });
+    const stored = await insertReport({
+      pollId: poll._id,
+      round,
+      ipHash,
+      category,
+      ...(note ? { note: maskProfanity(note) } : {}),
+      at: now,
+    });
     if (stored === 'stored') {
       // Requests of one address that raced past the check: the oldest `limit` of its hour stand, the
       // others take their report back (each decides on the same order, so exactly `limit` stay).
