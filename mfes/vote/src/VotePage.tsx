@@ -109,7 +109,6 @@ function VotingView({ session, voting }: VotingViewProps) {
           onNext={next}
           onSelect={setIndex}
         />
-        <ReportPoll sessionId={session.sessionId} />
       </div>
       {voting.votedThisVisit && !voting.isSubmitting && voting.votedLogoId && (
         <ReasonBox key={voting.votedLogoId} sessionId={session.sessionId} />
@@ -133,6 +132,9 @@ function VotingView({ session, voting }: VotingViewProps) {
           onVote={() => voting.castVote(current)}
         />
       </div>
+
+      {/* After the bar, so the keyboard reaches the vote first. */}
+      <ReportPoll sessionId={session.sessionId} />
 
       {voting.votedThisVisit && (
         <Suspense fallback={null}>
