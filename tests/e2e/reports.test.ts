@@ -60,6 +60,7 @@ describe('reporting a poll', () => {
     // The report itself, from a phone: a reason is required, the note is optional.
     const phone = await browser.newPage('phone');
     await openVoting(phone, poll.sessionId);
+    await shoot(phone, 'reports-link-phone');
     await phone.getByTestId('report-poll').click();
     const dialog = phone.getByTestId('report-dialog');
     await dialog.waitFor({ timeout: 10_000 });
