@@ -13,7 +13,7 @@ import {
   SpinnerIcon,
   toast,
 } from '@logovote/ui';
-import { analytics, api, HttpError } from '@logovote/web-client';
+import { analytics, api, HttpError, isPollHidden } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
@@ -24,6 +24,7 @@ import { QrCodeButton } from './QrCodeButton';
 import { ReasonList } from './ReasonList';
 import { SeeItSmall } from './SeeItSmall';
 import { useLiveCounts } from './use-live-counts';
+import { HiddenResults } from './HiddenResults';
 import { VotingControls } from './VotingControls';
 
 import './styles.css';
@@ -181,7 +182,7 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
   useEffect(() => {
     pagePollsBeforeMount.delete(sessionId);
   }, [sessionId]);
-  useLiveCounts(sessionId, ['results', sessionId], results.isSuccess);
+  useLiveCounts(sessionId, ['results', sessionId], results.isSuccess && !isPollHidden(results.data));
 
   const reported = useRef<string | null>(null);
   useEffect(() => {
@@ -191,11 +192,13 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
   }, [sessionId]);
 
   const notFound = results.error instanceof HttpError && results.error.status === 404;
+  // Hidden pending review (docs/moderation.md): a notice instead of the logos and counts.
+  const hidden = results.data !== undefined && isPollHidden(results.data);
   return (
     <section
       data-remote="results"
       data-session-id={sessionId}
-      data-phase={results.isPending ? 'loading' : results.isError ? (notFound ? 'not-found' : 'failed') : 'results'}
+      data-phase={results.isPending ? 'loading' : results.isError ? (notFound ? 'not-found' : 'failed') : hidden ? 'hidden' : 'results'}
       className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6 sm:gap-8"
     >
       {results.isPending && (
@@ -225,7 +228,8 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
           </CardHeader>
         </Card>
       )}
-      {results.data && <Results session={results.data} onVotingChanged={() => void results.refetch()} />}
+      {results.data && hidden && <HiddenResults />}
+      {results.data && !hidden && <Results session={results.data} onVotingChanged={() => void results.refetch()} />}
     </section>
   );
 }

@@ -3,9 +3,11 @@ import { Button, Card, CardContent, CardDescription, CardHeader, CheckIcon, cn, 
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
 import { ClosedVoting } from './ClosedVoting';
+import { HiddenPoll } from './HiddenPoll';
 import { LogoCarousel } from './LogoCarousel';
 import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
 import { ReasonBox } from './ReasonBox';
+import { ReportPoll } from './ReportPoll';
 import { LoadingVotingSession, VotingSessionNotFound, VotingSessionUnavailable } from './StatusScreens';
 import { useVoting } from './use-voting';
 
@@ -131,6 +133,9 @@ function VotingView({ session, voting }: VotingViewProps) {
         />
       </div>
 
+      {/* After the bar, so the keyboard reaches the vote first. */}
+      <ReportPoll sessionId={session.sessionId} />
+
       {voting.votedThisVisit && (
         <Suspense fallback={null}>
           <DoneDialog open={doneOpen} onOpenChange={setDoneOpen} />
@@ -191,9 +196,11 @@ function VoteScreen({ sessionId }: VotePageProps) {
       {phase === 'loading' && <LoadingVotingSession />}
       {phase === 'not-found' && <VotingSessionNotFound />}
       {phase === 'failed' && <VotingSessionUnavailable onRetry={voting.retry} />}
+      {phase === 'hidden' && <HiddenPoll />}
       {phase === 'closed' && session && <ClosedVoting session={session} votedLogoId={voting.serverVotedLogoId} />}
       {phase === 'confirmation' && session && <VoteConfirmation session={session} logoId={voting.serverVotedLogoId} />}
       {phase === 'confirmation' && session && <ReasonBox sessionId={session.sessionId} />}
+      {phase === 'confirmation' && session && <ReportPoll sessionId={session.sessionId} />}
       {phase === 'voting' && session && <VotingView session={session} voting={voting} />}
     </section>
   );

@@ -1,6 +1,15 @@
 import type { Logo, SessionView } from '@logovote/contracts';
 import { toast } from '@logovote/ui';
-import { analytics, api, getFingerprint, HttpError, inVoterOrder, knownFingerprint, votingStateOf } from '@logovote/web-client';
+import {
+  analytics,
+  api,
+  getFingerprint,
+  HttpError,
+  inVoterOrder,
+  isPollHidden,
+  knownFingerprint,
+  votingStateOf,
+} from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
@@ -23,7 +32,7 @@ export function voteErrorText(error: Error): string {
   return error.cause instanceof HttpError && error.message ? error.message : VOTE_FAILED_FALLBACK;
 }
 
-export type VotePhase = 'loading' | 'not-found' | 'failed' | 'closed' | 'confirmation' | 'voting';
+export type VotePhase = 'loading' | 'not-found' | 'failed' | 'hidden' | 'closed' | 'confirmation' | 'voting';
 
 /**
  * The voting page's data and state machine (spec sections 2, 4, 7 and 8).
@@ -96,7 +105,7 @@ export function useVoting(sessionId: string) {
       setLocalVote(previous);
       const closedMessage = votingClosedMessage(error);
       toast({ title: 'Error', description: closedMessage ?? voteErrorText(error), variant: 'destructive' });
-      // The poll closed meanwhile: the page turns to its final results.
+      // The poll closed (or was hidden pending review) meanwhile: the page turns to its final results (or the notice).
       if (closedMessage) void session.refetch();
     },
     onSettled: () => setSubmittingLogoId(null),
@@ -117,6 +126,8 @@ export function useVoting(sessionId: string) {
   let phase: VotePhase;
   if (session.isPending || fingerprint.isPending || (fingerprint.isSuccess && myVote.isPending)) phase = 'loading';
   else if (session.isError) phase = session.error instanceof HttpError && session.error.status === 404 ? 'not-found' : 'failed';
+  // Hidden pending review (docs/moderation.md): nothing of the poll is shown, closed or not.
+  else if (session.data && isPollHidden(session.data)) phase = 'hidden';
   else if (session.data && votingStateOf(session.data).closed) phase = 'closed';
   else if (myVote.data?.hasVoted && !votedThisVisit) phase = 'confirmation';
   else phase = 'voting';

@@ -14,3 +14,4 @@ export * from './live';
 export * from './reasons';
 export * from './ranking';
 export * from './closing';
+export * from './reports';

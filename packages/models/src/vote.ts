@@ -4,6 +4,7 @@ import { ledgerEntryId } from './tally-ledger';
 import { deletingPollIds } from './poll';
 import { VoterCookieModel } from './voter-cookie';
 import { deleteReasons, hasReasons } from './vote-reason';
+import { deleteReports, hasReports } from './poll-report';
 import {
   appendFoldedLedgerEntries,
   appendLedgerEntry,
@@ -156,7 +157,7 @@ export function migrateVotesToLedger(): Promise<number> {
 
 /**
  * The votes service's part of deleting polls: removes the votes, ledger, tallies and reasons of every poll the
- * sessions service marked 'deleting' (it removes the poll itself once nothing of it is left here).
+ * sessions service marked 'deleting', and their reports (issue 18) (it removes the poll itself once nothing of it is left here).
  * Resolves with the vote rows removed.
  */
 export async function purgeVotesOfDeletedPolls(): Promise<number> {
@@ -166,6 +167,7 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
     await VoterCookieModel.deleteMany({ pollId });
     await deleteVoteHistory(pollId);
     await deleteReasons(pollId);
+    await deleteReports(pollId);
   }
   return removed;
 }
@@ -176,6 +178,7 @@ export async function hasVoteData(pollId: string): Promise<boolean> {
     (await VoteModel.exists({ pollId })) !== null ||
     (await VoterCookieModel.exists({ pollId })) !== null ||
     (await hasVoteHistory(pollId)) ||
-    (await hasReasons(pollId))
+    (await hasReasons(pollId)) ||
+    (await hasReports(pollId))
   );
 }

@@ -18,7 +18,17 @@ export { Toaster } from './components/toaster';
 export { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './components/toast';
 export { toast, subscribeToToasts, TOAST_EVENT, type ToastEvent, type ToastOptions, type ToastVariant } from './lib/toast-events';
 export { AlertCircleIcon, Icon, ArrowLeftIcon, CheckIcon, CopyIcon, MailIcon, SpinnerIcon, UploadIcon, XIcon } from './components/icons';
-export { AlertTriangleIcon, BarChartIcon, CalendarIcon, ImageOffIcon, ListIcon, LockIcon, TrashIcon } from './components/status-icons';
+export {
+  AlertTriangleIcon,
+  BarChartIcon,
+  CalendarIcon,
+  EyeOffIcon,
+  FlagIcon,
+  ImageOffIcon,
+  ListIcon,
+  LockIcon,
+  TrashIcon,
+} from './components/status-icons';
 export { Badge, badgeVariants, type BadgeProps } from './components/badge';
 export { navigate, subscribeToLocation, NAVIGATE_EVENT, type NavigateOptions } from './router/history';
 export { useLocation, type Location } from './router/use-location';

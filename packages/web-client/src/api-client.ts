@@ -11,6 +11,11 @@ import type {
   ReasonRequest,
   ReasonResponse,
   ReasonsPage,
+  ReportedPollList,
+  ReportRequest,
+  ReportResponse,
+  ReviewedPoll,
+  ReviewRequest,
   SessionView,
   SetPlanRequest,
   SetPlanResponse,
@@ -84,6 +89,7 @@ export const MESSAGES = {
   notifyFailed: 'Failed to send email',
   votingFailed: (status: number) => `Voting failed with status: ${status}`,
   reasonFailed: 'Your reason could not be sent. Please try again.',
+  reportFailed: 'Your report could not be sent. Please try again.',
 } as const;
 
 /**
@@ -335,6 +341,18 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     },
 
+    /**
+     * POST /api/sessions/{id}/reports (issue 18, docs/moderation.md): the visitor reports the poll. A
+     * refusal (the rate limit's 429, a bad note) throws an Error with the server's message.
+     */
+    async reportPoll(sessionId: string, report: ReportRequest): Promise<ReportResponse> {
+      try {
+        return await request<ReportResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/reports`, { method: 'POST', json: report });
+      } catch (error) {
+        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.reportFailed, { cause: error });
+      }
+    },
+
     /** GET /api/sessions/{id}/reasons: a logo's reasons, newest first, a page at a time (`next`: the following page's cursor). */
     getReasons(sessionId: string, logoId: string, cursor?: string): Promise<ReasonsPage> {
       const query = new URLSearchParams({ logoId, ...(cursor ? { cursor } : {}) });
@@ -359,6 +377,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     deleteAdminPoll(pollId: string): Promise<DeletedPoll> {
       return request(`/api/admin/polls/${encodeURIComponent(pollId)}`, { method: 'DELETE' });
+    },
+
+    /** GET /api/admin/reports: the polls with reports since their last review, hidden ones first. */
+    listReportedPolls(): Promise<ReportedPollList> {
+      return request('/api/admin/reports');
+    },
+
+    /** PUT /api/admin/reports/{pollId}/review: the admin restores the poll (the reports of `round` no longer count). */
+    restoreReportedPoll(pollId: string, round: number): Promise<ReviewedPoll> {
+      const json: ReviewRequest = { round };
+      return request(`/api/admin/reports/${encodeURIComponent(pollId)}/review`, { method: 'PUT', json });
     },
 
     /** POST /api/test/moderate (multipart `image`). */

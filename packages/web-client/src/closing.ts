@@ -1,4 +1,4 @@
-import type { SessionView, VotingState, VotingStateChange } from '@logovote/contracts';
+import type { ModerationState, SessionView, VotingState, VotingStateChange } from '@logovote/contracts';
 
 import type { ApiClient } from './api-client';
 import { CREATOR_TOKEN_HEADER, MANAGE_FRAGMENT } from './constants';
@@ -64,6 +64,11 @@ export const manageUrl = (resultsUrl: string, creatorToken: string): string => `
 export function votingStateOf(session: SessionView): { closed: boolean; closedAt?: string } {
   const { closed, closedAt } = session as SessionView & VotingState;
   return closed === true ? { closed, ...(closedAt ? { closedAt } : {}) } : { closed: false };
+}
+
+/** Whether a poll is hidden pending review after voters' reports (the session view says `hidden: true` only then; docs/moderation.md). */
+export function isPollHidden(session: SessionView): boolean {
+  return (session as SessionView & ModerationState).hidden === true;
 }
 
 /** POST /api/sessions/{id}/close or /reopen with the creator token (the anti-forgery token is the client's, as for every write). */

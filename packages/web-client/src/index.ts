@@ -34,6 +34,7 @@ export { createAnalytics, ANALYTICS_ENDPOINT, type Analytics, type AnalyticsProp
 export { inVoterOrder, voterOrderCookie } from './voter-order';
 export {
   changeVotingState,
+  isPollHidden,
   manageUrl,
   rememberCreatorToken,
   storedCreatorToken,

@@ -5,6 +5,7 @@ import { proofOfWork } from './proof-of-work';
 import { analyticsRouter } from './routes/analytics';
 import { fingerprintTestRouter } from './routes/fingerprint-test';
 import { reasonsRouter } from './routes/reasons';
+import { reportsRouter } from './routes/reports';
 import { votesRouter } from './routes/votes';
 
 export interface VotesDeps {
@@ -18,10 +19,15 @@ export interface VotesDeps {
     | 'PROOF_OF_WORK_ITERATIONS'
     | 'PROOF_OF_WORK_ATTEMPTS'
     | 'TRUSTED_PROXY_HOPS'
+    | 'REPORTS_TO_HIDE'
+    | 'REPORTS_PER_ADDRESS_PER_HOUR'
   >;
 }
 
-/** Votes: casting and changing a vote (with step-up proof of work), my-vote status, voters' reasons, the fingerprint test tool, and the analytics collector. */
+/**
+ * Votes: casting and changing a vote (with step-up proof of work), my-vote status, voters' reasons, voters'
+ * reports of polls, the fingerprint test tool, and the analytics collector.
+ */
 export function buildApp({ logger, config }: VotesDeps): Koa {
   const app = createServiceApp({
     service: 'votes',
@@ -39,6 +45,12 @@ export function buildApp({ logger, config }: VotesDeps): Koa {
         logger,
       }),
       reasonsRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT }),
+      reportsRouter({
+        csrfSecret: config.CSRF_SECRET,
+        ipHashSalt: config.IP_HASH_SALT,
+        reportsToHide: config.REPORTS_TO_HIDE,
+        reportsPerAddressPerHour: config.REPORTS_PER_ADDRESS_PER_HOUR,
+      }),
       fingerprintTestRouter(),
       analyticsRouter(),
     ],

@@ -23,6 +23,10 @@ const votesEnv = serviceEnv
     PROOF_OF_WORK_ATTEMPTS: z.coerce.number().int().min(1).default(275),
     /** Reverse proxies in front of the service that append to X-Forwarded-For (the gateway: 1); entries left of theirs are the client's and untrusted. */
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
+    /** Reports from distinct addresses since its last review that hide a poll pending review (docs/moderation.md). */
+    REPORTS_TO_HIDE: z.coerce.number().int().min(1).default(3),
+    /** Reports one network address may make in an hour, across all polls (a sliding hour). */
+    REPORTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   });
 
 export type Config = z.infer<typeof votesEnv>;

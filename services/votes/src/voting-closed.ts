@@ -1,20 +1,32 @@
-import { VOTING_CLOSED } from '@logovote/contracts';
-import { appendLedgerEntry, readVotingState, syncVoteRow } from '@logovote/models';
+import { POLL_HIDDEN, VOTING_CLOSED } from '@logovote/contracts';
+import { appendLedgerEntry, readModerationState, readVotingState, syncVoteRow } from '@logovote/models';
 import { HttpError } from '@logovote/service-kit';
 import type { CastResult } from './cast-vote';
 
-/** The 409 of a vote on a closed poll (docs/closing.md). */
+/**
+ * Why a poll takes no votes now, if it does not: closed by its creator (docs/closing.md), or hidden
+ * pending review after voters' reports (docs/moderation.md). Both answer 409 with their message.
+ */
+async function votingRefusal(pollId: string): Promise<HttpError | undefined> {
+  const [voting, moderation] = await Promise.all([readVotingState(pollId), readModerationState(pollId)]);
+  if (voting.closed) return new HttpError(409, VOTING_CLOSED);
+  if (moderation.hidden) return new HttpError(409, POLL_HIDDEN);
+  return undefined;
+}
+
+/** The 409 of a vote on a closed poll (docs/closing.md) or on one hidden pending review (docs/moderation.md). */
 export async function refuseVoteIfClosed(pollId: string): Promise<void> {
-  if ((await readVotingState(pollId)).closed) throw new HttpError(409, VOTING_CLOSED);
+  const refusal = await votingRefusal(pollId);
+  if (refusal) throw refusal;
 }
 
 /**
- * The second look, after a vote was written: a vote is acknowledged only if the poll was still open
- * once its ledger revision was in, so every acknowledged vote was written before the close was
- * recorded. A vote that finds the poll closed now takes its own revision back (the voter's next
- * revision returns to the logo before it) and is refused with the 409. The unique key of that next
- * revision leaves alone a newer revision of the same voter (another request of it, which decides for
- * itself); a request that wrote nothing (the same logo again) leaves the vote from before the close.
+ * The second look, after a vote was written: a vote is acknowledged only if the poll still took votes
+ * once its ledger revision was in, so every acknowledged vote was written before the close (or the
+ * hiding) was recorded. A vote that finds the poll closed or hidden now takes its own revision back (the
+ * voter's next revision returns to the logo before it) and is refused with the 409. The unique key of
+ * that next revision leaves alone a newer revision of the same voter (another request of it, which
+ * decides for itself); a request that wrote nothing (the same logo again) leaves the vote from before.
  */
 export async function withdrawVoteIfClosedMeanwhile(
   pollId: string,
@@ -22,9 +34,10 @@ export async function withdrawVoteIfClosedMeanwhile(
   logoId: string,
   written: CastResult['written'],
 ): Promise<void> {
-  if (!(await readVotingState(pollId)).closed) return;
+  const refusal = await votingRefusal(pollId);
+  if (!refusal) return;
   if (written && (await appendLedgerEntry({ pollId, voteId, rev: written.rev + 1, from: logoId, to: written.from }))) {
     await syncVoteRow(voteId);
   }
-  throw new HttpError(409, VOTING_CLOSED);
+  throw refusal;
 }

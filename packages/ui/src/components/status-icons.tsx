@@ -3,7 +3,7 @@ import { Icon } from './icons';
 
 /**
  * More stroke icons in Lucide's shapes (see icons.tsx), each built from its path data: a warning,
- * a missing image, a bin, a calendar, a bar chart, a list and a lock.
+ * a missing image, a bin, a calendar, a bar chart, a list, a lock, a flag and a crossed-out eye.
  */
 function strokeIcon(name: string, paths: readonly string[]) {
   const StrokeIcon = (props: ComponentProps<'svg'>) => (
@@ -55,4 +55,13 @@ export const ListIcon = strokeIcon('ListIcon', ['M8 6h13', 'M8 12h13', 'M8 18h13
 export const LockIcon = strokeIcon('LockIcon', [
   'M6 11h12a2 2 0 0 1 2 2v6a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2v-6a2 2 0 0 1 2-2Z',
   'M8 11V7a4 4 0 0 1 8 0v4',
+]);
+
+export const FlagIcon = strokeIcon('FlagIcon', ['M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1z', 'M4 22v-7']);
+
+export const EyeOffIcon = strokeIcon('EyeOffIcon', [
+  'M9.88 9.88a3 3 0 1 0 4.24 4.24',
+  'M10.73 5.08A10.43 10.43 0 0 1 12 5c7 0 10 7 10 7a13.16 13.16 0 0 1-1.67 2.68',
+  'M6.61 6.61A13.526 13.526 0 0 0 2 12s3 7 10 7a9.74 9.74 0 0 0 5.39-1.61',
+  'M2 2l20 20',
 ]);

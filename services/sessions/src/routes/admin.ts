@@ -1,8 +1,28 @@
 import Router from '@koa/router';
-import { AdminPollsQuery, SessionId, TOTAL_COUNT_HEADER, type AdminPoll, type DeletedPoll } from '@logovote/contracts';
-import { countListedPolls, listedPolls, readPollContact, readVoteCounts } from '@logovote/models';
-import { HttpError, parseInput, type ObjectStore } from '@logovote/service-kit';
+import {
+  AdminPollsQuery,
+  REVIEW_ROUND_UNKNOWN,
+  ReviewRequest,
+  SessionId,
+  TOTAL_COUNT_HEADER,
+  type AdminPoll,
+  type DeletedPoll,
+  type ReportedPollList,
+  type ReviewedPoll,
+} from '@logovote/contracts';
+import {
+  PollModel,
+  activePoll,
+  countListedPolls,
+  listedPolls,
+  readModerationState,
+  readPollContact,
+  readVoteCounts,
+  recordReview,
+} from '@logovote/models';
+import { HttpError, jsonBody, parseInput, parseJsonBody, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from '../polls/delete-poll';
+import { listReportedPolls } from '../polls/reported-polls';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
 export const POLL_NOT_FOUND = 'Poll not found';
@@ -43,6 +63,27 @@ export function adminRouter(store: ObjectStore): Router {
     const deleted = pollId ? await deletePoll(store, pollId) : null;
     if (!pollId || !deleted) throw new HttpError(404, POLL_NOT_FOUND);
     const body: DeletedPoll = { pollId, deleted };
+    ctx.body = body;
+  });
+
+  // Reported polls (issue 18, docs/moderation.md): those with reports since their last review.
+  router.get('/reports', async (ctx) => {
+    const body: ReportedPollList = await listReportedPolls();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  // The admin restores a poll: the round's reports no longer count and a hidden poll takes votes again.
+  // PUT, like DELETE, needs a CORS preflight: a cross-site page cannot send it with the admin's credentials.
+  router.put('/reports/:pollId/review', jsonBody(), async (ctx) => {
+    const { round } = parseJsonBody(ctx, ReviewRequest);
+    const pollId = SessionId.safeParse(ctx.params.pollId).data;
+    if (!pollId || (await PollModel.exists(activePoll(pollId))) === null) throw new HttpError(404, POLL_NOT_FOUND);
+    const state = await readModerationState(pollId);
+    if (round > state.round) throw new HttpError(409, REVIEW_ROUND_UNKNOWN);
+    // A round reviewed already (a repeated click, or another admin) answers the state as it is.
+    const reviewed = round === state.round ? { round: await recordReview(pollId, round), hidden: false } : state;
+    const body: ReviewedPoll = { pollId, hidden: reviewed.hidden, round: reviewed.round };
     ctx.body = body;
   });
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { LinkPreviewQuery } from '@logovote/contracts';
-import { findActivePollOr404 } from '@logovote/models';
-import { parseInput, type ObjectStore } from '@logovote/service-kit';
+import { LinkPreviewQuery, POLL_HIDDEN } from '@logovote/contracts';
+import { findActivePollOr404, readModerationState } from '@logovote/models';
+import { HttpError, parseInput, type ObjectStore } from '@logovote/service-kit';
 import { linkPreviewTags, pollPreviewImage } from '../polls/link-preview';
 
 export interface LinkPreviewRouteOptions {
@@ -15,13 +15,20 @@ export interface LinkPreviewRouteOptions {
  */
 const PREVIEW_CACHE_CONTROL = 'public, max-age=300';
 
+/** The poll a preview is asked for, unless it is hidden pending review: then none of its logos or question is shown (docs/moderation.md). */
+async function previewedPoll(sessionId: string | undefined) {
+  const poll = await findActivePollOr404(sessionId, ['logos', 'feedbackPrompt']);
+  if ((await readModerationState(poll._id)).hidden) throw new HttpError(403, POLL_HIDDEN);
+  return poll;
+}
+
 /** Link previews (docs/sharing.md): GET /api/sessions/{id}/preview.png and GET /api/sessions/{id}/link-preview. */
 export function linkPreviewRouter({ store, publicOrigin }: LinkPreviewRouteOptions): Router {
   const router = new Router();
 
   // @koa/router answers HEAD with the GET route; HEAD does not open a stored image.
   router.get('/api/sessions/:sessionId/preview.png', async (ctx) => {
-    const poll = await findActivePollOr404(ctx.params.sessionId, ['logos', 'feedbackPrompt']);
+    const poll = await previewedPoll(ctx.params.sessionId);
     const image = await pollPreviewImage(store, poll, ctx.method !== 'HEAD');
     ctx.status = 200;
     ctx.etag = image.etag;
@@ -40,7 +47,7 @@ export function linkPreviewRouter({ store, publicOrigin }: LinkPreviewRouteOptio
   // The gateway writes this into the HTML of /vote/{id} and /results/{id} (shells/web/index.html).
   router.get('/api/sessions/:sessionId/link-preview', async (ctx) => {
     const { page } = parseInput(LinkPreviewQuery, ctx.query);
-    const poll = await findActivePollOr404(ctx.params.sessionId, ['logos', 'feedbackPrompt']);
+    const poll = await previewedPoll(ctx.params.sessionId);
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = linkPreviewTags(publicOrigin, page, poll);

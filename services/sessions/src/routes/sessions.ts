@@ -8,6 +8,7 @@ import {
   SessionLookupQuery,
   SetPlanRequest,
   type CreatedSessionWithCreatorToken,
+  type ModerationState,
   type SessionViewWithVotingState,
   type SetPlanResponse,
   SESSION_NOT_FOUND,
@@ -15,7 +16,15 @@ import {
   voterLogoOrder,
 } from '@logovote/contracts';
 import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
-import { PollModel, activePoll, findActivePollOr404, hashCreatorToken, newCreatorToken, readVotingState } from '@logovote/models';
+import {
+  PollModel,
+  activePoll,
+  findActivePollOr404,
+  hashCreatorToken,
+  newCreatorToken,
+  readModerationState,
+  readVotingState,
+} from '@logovote/models';
 import {
   HttpError,
   issueCsrfToken,
@@ -104,10 +113,14 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   router.get('/api/sessions/:sessionId', async (ctx) => {
     const { voter } = parseInput(SessionLookupQuery, ctx.query);
     const poll = await findActivePollOr404(ctx.params.sessionId);
-    const [counts, voting] = await Promise.all([voteCounts(poll._id), readVotingState(poll._id)]);
+    const [counts, voting, moderation] = await Promise.all([
+      voteCounts(poll._id),
+      readVotingState(poll._id),
+      readModerationState(poll._id),
+    ]);
     const logos = logosWithCounts(poll.logos, counts);
     const shuffled = poll.logoOrder === 'shuffled';
-    const body: SessionViewWithVotingState = {
+    const body: SessionViewWithVotingState & ModerationState = {
       sessionId: poll._id,
       logos,
       ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
@@ -126,6 +139,8 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         : {}),
       // Additive (docs/closing.md): only a closed poll says so, so an open poll's view is the spec's.
       ...(voting.closedAt ? { closed: true, closedAt: voting.closedAt.toISOString() } : {}),
+      // Additive (docs/moderation.md): only a poll hidden pending review says so.
+      ...(moderation.hidden ? { hidden: true } : {}),
     };
     // Counts change with every vote, and the token belongs to this browser.
     ctx.set('Cache-Control', 'no-store');
