@@ -13,3 +13,4 @@ export * from './live';
 export * from './reasons';
 export * from './ranking';
 export * from './closing';
+export * from './refusals';

@@ -10,3 +10,4 @@ export { runOnce } from './migrations';
 export * from './vote-signals';
 export * from './poll-closure';
 export * from './creator-token';
+export * from './upload-refusal';
