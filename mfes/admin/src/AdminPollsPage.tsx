@@ -6,6 +6,7 @@ import { useId, useRef, useState } from 'react';
 import { DeletePollDialog } from './DeletePollDialog';
 import { NoPollSelected, PollDetails } from './PollDetails';
 import { PollList } from './PollList';
+import { RefusedUploads } from './RefusedUploads';
 
 import './styles.css';
 
@@ -136,6 +137,7 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
   return (
     <section data-remote="admin" className="mx-auto flex w-full max-w-6xl flex-1 flex-col">
       {content}
+      <RefusedUploads />
       <DeletePollDialog
         open={confirming && selected !== null}
         deleting={deletion.isPending}

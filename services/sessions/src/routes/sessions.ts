@@ -14,7 +14,7 @@ import {
   pollLinks,
   voterLogoOrder,
 } from '@logovote/contracts';
-import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
+import { UploadRejected, multipartUpload, receivedUpload, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
 import { PollModel, activePoll, findActivePollOr404, hashCreatorToken, newCreatorToken, readVotingState } from '@logovote/models';
 import {
   HttpError,
@@ -27,6 +27,7 @@ import {
   type ObjectStore,
 } from '@logovote/service-kit';
 import { createPoll, type CheckedLogo } from '../polls/create-poll';
+import type { UploadRefusalRecorder } from '../polls/upload-refusals';
 import { logosWithCounts, sharedVoteCounts, totalVotes } from '../polls/vote-counts';
 
 export interface SessionsRouteOptions {
@@ -35,6 +36,7 @@ export interface SessionsRouteOptions {
   logger: Logger;
   csrfSecret: string;
   publicOrigin: string;
+  refusals: UploadRefusalRecorder;
 }
 
 /** `checks;dur=812.4, store;dur=35.0`: checks = type sniffing, decoding and content moderation; store = database and object store. */
@@ -49,9 +51,16 @@ export const TOO_MANY_LOGOS = `You can only upload up to ${MAX_LOGOS_PER_POLL} l
 
 /** Poll creation, lookup and plan: POST /api/sessions, GET /api/sessions/{id}, PUT /api/sessions/{id}/plan. */
 export function sessionsRouter(options: SessionsRouteOptions): Router {
-  const { store, pipeline, logger, csrfSecret, publicOrigin } = options;
+  const { store, pipeline, logger, csrfSecret, publicOrigin, refusals } = options;
   const router = new Router();
   const voteCounts = sharedVoteCounts();
+
+  /** The pipeline's verdict on one logo; a refusal is recorded for the admin (without the image). */
+  const inspect = (file: UploadedFile) =>
+    pipeline.inspect(file).catch((error: unknown) => {
+      if (error instanceof UploadRejected) refusals.record(file, error);
+      throw error;
+    });
 
   router.post(
     '/api/sessions',
@@ -71,7 +80,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       const checked: CheckedLogo[] = [];
       const checksStarted = performance.now();
       // One at a time: the classifier uses the whole CPU anyway, and the first refusal ends the request.
-      for (const file of files) checked.push({ file, image: await pipeline.inspect(file) });
+      for (const file of files) checked.push({ file, image: await inspect(file) });
       const storeStarted = performance.now();
       const creatorToken = newCreatorToken();
       const poll = await createPoll(
