@@ -18,6 +18,7 @@ const STAGE_LABELS: Record<UploadStage, string> = {
 };
 
 function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
@@ -27,11 +28,16 @@ function RefusingChecks({ refusal }: { refusal: UploadRefusal }) {
   return (
     <ul aria-label="Refusing checks" className="flex flex-col gap-1.5">
       {refusing.map((verdict) => (
-        <li key={verdict.check} data-testid="refusing-check" data-check={verdict.check} className="flex flex-wrap items-start gap-2 text-sm">
-          <Badge variant="destructive" className="capitalize">
+        <li
+          key={verdict.check}
+          data-testid="refusing-check"
+          data-check={verdict.check}
+          className="grid grid-cols-[auto_minmax(0,1fr)] items-start gap-2 text-sm"
+        >
+          <Badge variant="destructive" className="justify-center capitalize">
             {verdict.check}
           </Badge>
-          <span className="min-w-0 break-words">{verdict.reason}</span>
+          <span className="break-words">{verdict.reason}</span>
         </li>
       ))}
     </ul>

@@ -119,7 +119,9 @@ describe('refused uploads (issue 18)', () => {
     ];
     const next = '/api/admin/refusals?before=1764000000000-0a1b2c3d&limit=20';
     answer = ({ url }): Reply =>
-      url === '/api/admin/refusals' ? { status: 200, json: refusals, headers: { Link: `<${next}>; rel="next"` } } : { status: 200, json: [] };
+      url === '/api/admin/refusals'
+        ? { status: 200, json: refusals, headers: { Link: `<${next}>; rel="next"` } }
+        : { status: 200, json: [] };
     const first = await client().listUploadRefusals();
     expect(first).toEqual({ refusals, next });
     await expect(client().listUploadRefusals(first.next)).resolves.toEqual({ refusals: [] });
