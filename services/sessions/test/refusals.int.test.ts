@@ -152,7 +152,20 @@ describe('uploads refused at poll creation are recorded for the admin', () => {
     const stored = await mongoose.connection.collection('upload_refusals').find({}).toArray();
     expect(stored).toHaveLength(2);
     for (const document of stored) {
-      const allowed = ['_id', 'hour', 'at', 'fileName', 'declaredType', 'size', 'stage', 'status', 'message', 'refusedBy', 'checks'];
+      const allowed = [
+        '_id',
+        'hour',
+        'minute',
+        'at',
+        'fileName',
+        'declaredType',
+        'size',
+        'stage',
+        'status',
+        'message',
+        'refusedBy',
+        'checks',
+      ];
       expect(Object.keys(document).filter((key) => !allowed.includes(key))).toEqual([]);
       const text = JSON.stringify(document);
       // Nothing binary, nothing near an image's size, none of the model's scores.
