@@ -7,6 +7,7 @@ import { DeletePollDialog } from './DeletePollDialog';
 import { NoPollSelected, PollDetails } from './PollDetails';
 import { PollList } from './PollList';
 import { ReportedPolls } from './ReportedPolls';
+import { RefusedUploads } from './RefusedUploads';
 
 import './styles.css';
 
@@ -138,6 +139,7 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
     <section data-remote="admin" className="mx-auto flex w-full max-w-6xl flex-1 flex-col">
       {content}
       <ReportedPolls />
+      <RefusedUploads />
       <DeletePollDialog
         open={confirming && selected !== null}
         deleting={deletion.isPending}

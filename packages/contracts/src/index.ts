@@ -15,3 +15,4 @@ export * from './reasons';
 export * from './ranking';
 export * from './closing';
 export * from './reports';
+export * from './refusals';

@@ -1,7 +1,8 @@
+import type { UploadStage } from '@logovote/contracts';
 import { HttpError } from '@logovote/service-kit';
 
-/** Which check refused a file. */
-export type UploadStage = 'type' | 'svg' | 'decode' | 'dimensions' | 'moderation';
+/** Which check refused a file (the admin's list of refused uploads names it too). */
+export type { UploadStage };
 
 /**
  * A file the pipeline refuses, with a message for the person who chose it: 415 when it is not an

@@ -11,3 +11,4 @@ export * from './vote-signals';
 export * from './poll-closure';
 export * from './creator-token';
 export * from './poll-report';
+export * from './upload-refusal';

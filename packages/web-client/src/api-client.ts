@@ -23,6 +23,7 @@ import type {
   TestVoteList,
   TestVoteRecord,
   TestVoteRequest,
+  UploadRefusalList,
   VoteChallenge,
   VoteRequest,
   VoteResponse,
@@ -43,6 +44,10 @@ import { postMultipart, type RawResponse, type UploadOptions } from './upload';
 
 /** A page of the admin list. */
 export type AdminPollPage = { polls: AdminPollList; total: number; next?: string };
+/** A page of the admin's list of refused uploads. */
+export type UploadRefusalPage = { refusals: UploadRefusalList; next?: string };
+
+const nextPagePath = (headers: Headers): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(headers.get('Link') ?? '')?.[1];
 
 export type ApiClientOptions = {
   /** Prefix of every path; '' (same origin, through the gateway) in the browser. */
@@ -371,7 +376,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     async listAdminPolls(pagePath = '/api/admin/polls'): Promise<AdminPollPage> {
       const { text, headers } = await send(pagePath);
       const polls = parseJsonBody<AdminPollList>(text);
-      const next = /<([^>]+)>;\s*rel="next"/.exec(headers.get('Link') ?? '')?.[1];
+      const next = nextPagePath(headers);
       return { polls, total: Number(headers.get(TOTAL_COUNT_HEADER) ?? polls.length), ...(next ? { next } : {}) };
     },
 
@@ -388,6 +393,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
     restoreReportedPoll(pollId: string, round: number): Promise<ReviewedPoll> {
       const json: ReviewRequest = { round };
       return request(`/api/admin/reports/${encodeURIComponent(pollId)}/review`, { method: 'PUT', json });
+    },
+
+    /**
+     * GET /api/admin/refusals, a page at a time, newest first (the last 30 days): the first page
+     * without `pagePath`, the next one at the `next` path a page gives (absent on the last).
+     */
+    async listUploadRefusals(pagePath = '/api/admin/refusals'): Promise<UploadRefusalPage> {
+      const { text, headers } = await send(pagePath);
+      const next = nextPagePath(headers);
+      return { refusals: parseJsonBody<UploadRefusalList>(text), ...(next ? { next } : {}) };
     },
 
     /** POST /api/test/moderate (multipart `image`). */

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { AdminPollList, DeletedPoll } from '@logovote/contracts';
+import type { AdminPollList, DeletedPoll, UploadRefusalList } from '@logovote/contracts';
 
 import { createApiClient } from '../src/api-client';
 import { HttpError } from '../src/http';
@@ -98,6 +98,35 @@ describe('admin calls (spec section 7)', () => {
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).message).toBe('404: {"message":"Poll not found"}');
     expect(seen[0]?.url).toBe('/api/admin/polls/a%2Fb');
+  });
+});
+
+describe('refused uploads (issue 18)', () => {
+  it('lists them with GET /api/admin/refusals, with credentials, and follows the next page from Link', async () => {
+    const refusals: UploadRefusalList = [
+      {
+        refusalId: '1764000000000-0a1b2c3d',
+        at: '2025-11-24T16:00:00.000Z',
+        fileName: 'portrait.png',
+        declaredType: 'image/png',
+        size: 2048,
+        stage: 'moderation',
+        status: 422,
+        message: '"portrait.png" was rejected by content moderation: Human face detected',
+        refusedBy: ['faces'],
+        checks: [{ check: 'faces', isValid: false, reason: 'Human face detected' }],
+      },
+    ];
+    const next = '/api/admin/refusals?before=1764000000000-0a1b2c3d&limit=20';
+    answer = ({ url }): Reply =>
+      url === '/api/admin/refusals'
+        ? { status: 200, json: refusals, headers: { Link: `<${next}>; rel="next"` } }
+        : { status: 200, json: [] };
+    const first = await client().listUploadRefusals();
+    expect(first).toEqual({ refusals, next });
+    await expect(client().listUploadRefusals(first.next)).resolves.toEqual({ refusals: [] });
+    expect(seen.map((request) => request.url)).toEqual(['/api/admin/refusals', next]);
+    expect(inits[0]?.credentials).toBe('include');
   });
 });
 

@@ -2,11 +2,13 @@ import type Koa from 'koa';
 import type { UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { LiveCountsHub } from './live/live-counts';
+import { UploadRefusalRecorder } from './polls/upload-refusals';
 import { adminRouter } from './routes/admin';
 import { closingRouter } from './routes/closing';
 import { exportRouter } from './routes/export';
 import { linkPreviewRouter } from './routes/link-preview';
 import { liveRouter } from './routes/live';
+import { refusalsRouter } from './routes/refusals';
 import { sessionsRouter } from './routes/sessions';
 
 export interface SessionsDeps {
@@ -18,21 +20,24 @@ export interface SessionsDeps {
   publicOrigin: string;
   /** The live results' streams of this replica (one is made when none is given). */
   liveCounts?: LiveCountsHub;
+  /** Records the uploads creation refuses (one is made when none is given). */
+  refusals?: UploadRefusalRecorder;
 }
 
 /**
- * Polls: creation, lookup, plan, closing, live counts, results export, link previews, admin listing and deletion (the
- * retention sweep runs beside it, see server.ts).
+ * Polls: creation, lookup, plan, closing, live counts, results export, link previews, admin listing and deletion, the
+ * admin's list of refused uploads (the retention sweeps run beside it, see server.ts).
  */
 export function buildApp(deps: SessionsDeps): Koa {
   return createServiceApp({
     service: 'sessions',
     logger: deps.logger,
     routers: [
-      sessionsRouter(deps),
+      sessionsRouter({ ...deps, refusals: deps.refusals ?? new UploadRefusalRecorder(deps.logger) }),
       closingRouter(deps.csrfSecret),
       liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger })),
       adminRouter(deps.store),
+      refusalsRouter(),
       exportRouter(deps.logger),
       linkPreviewRouter(deps),
     ],

@@ -1,10 +1,11 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { foldPollCount, listExistingPolls } from '@logovote/models';
+import { foldPollCount, listExistingPolls, sweepUploadRefusals } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { LiveCountsHub } from './live/live-counts';
 import { loadConfig } from './config';
 import { startRetentionSweep } from './polls/retention';
+import { UploadRefusalRecorder } from './polls/upload-refusals';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often the poll count's ledger is folded (the count is exact without it). */
@@ -27,6 +28,9 @@ bootService({
       retentionMs: config.RETENTION_DAYS * DAY_MS,
       intervalMs: config.RETENTION_SWEEP_INTERVAL_MS,
     });
+    // Refused uploads are kept 30 days (docs/moderation.md): whole hours past that go, as often as polls are swept.
+    const refusalSweep = runInBackground('upload refusal sweep', () => sweepUploadRefusals(), config.RETENTION_SWEEP_INTERVAL_MS, logger);
+    const refusals = new UploadRefusalRecorder(logger);
     const liveCounts = new LiveCountsHub({ logger });
     const app = buildApp({
       logger,
@@ -35,12 +39,13 @@ bootService({
       csrfSecret: config.CSRF_SECRET,
       publicOrigin: config.PUBLIC_ORIGIN,
       liveCounts,
+      refusals,
     });
     return {
       app,
       endLongResponses: () => liveCounts.endAll(),
       onShutdown: async () => {
-        await Promise.all([retention.stop(), folder.stop(), moderation.close()]);
+        await Promise.all([retention.stop(), folder.stop(), refusalSweep.stop(), refusals.idle(), moderation.close()]);
         await disconnectMongo();
       },
     };

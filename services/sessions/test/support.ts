@@ -7,14 +7,15 @@ import { insertFirstVotes, purgeVotesOfDeletedPolls } from '@logovote/models';
 import { connectMongo, disconnectMongo, runInBackground, type ObjectStore } from '@logovote/service-kit';
 import { testDatabaseUri, isolatedStore, removeBucket, silentLogger, TEST_CSRF_SECRET } from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
+import type { UploadRefusalRecorder } from '../src/polls/upload-refusals';
 
 export const PUBLIC_ORIGIN = 'https://logovote.test';
 
 /** The real pipeline with the real local classifier; one model per test file. */
 export const realPipeline = (): UploadPipeline => createUploadPipeline({ moderation: new NsfwjsModeration({ threshold: 0.7 }) });
 
-export function sessionsServer(store: ObjectStore, pipeline: UploadPipeline): Server {
-  return buildApp({ logger: silentLogger, store, pipeline, csrfSecret: TEST_CSRF_SECRET, publicOrigin: PUBLIC_ORIGIN }).listen(
+export function sessionsServer(store: ObjectStore, pipeline: UploadPipeline, refusals?: UploadRefusalRecorder): Server {
+  return buildApp({ logger: silentLogger, store, pipeline, csrfSecret: TEST_CSRF_SECRET, publicOrigin: PUBLIC_ORIGIN, refusals }).listen(
     0,
     '127.0.0.1',
   );

@@ -15,7 +15,7 @@ import {
   pollLinks,
   voterLogoOrder,
 } from '@logovote/contracts';
-import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
+import { UploadRejected, multipartUpload, receivedUpload, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
 import {
   PollModel,
   activePoll,
@@ -36,6 +36,7 @@ import {
   type ObjectStore,
 } from '@logovote/service-kit';
 import { createPoll, type CheckedLogo } from '../polls/create-poll';
+import type { UploadRefusalRecorder } from '../polls/upload-refusals';
 import { logosWithCounts, sharedVoteCounts, totalVotes } from '../polls/vote-counts';
 
 export interface SessionsRouteOptions {
@@ -44,6 +45,7 @@ export interface SessionsRouteOptions {
   logger: Logger;
   csrfSecret: string;
   publicOrigin: string;
+  refusals: UploadRefusalRecorder;
 }
 
 /** `checks;dur=812.4, store;dur=35.0`: checks = type sniffing, decoding and content moderation; store = database and object store. */
@@ -58,9 +60,16 @@ export const TOO_MANY_LOGOS = `You can only upload up to ${MAX_LOGOS_PER_POLL} l
 
 /** Poll creation, lookup and plan: POST /api/sessions, GET /api/sessions/{id}, PUT /api/sessions/{id}/plan. */
 export function sessionsRouter(options: SessionsRouteOptions): Router {
-  const { store, pipeline, logger, csrfSecret, publicOrigin } = options;
+  const { store, pipeline, logger, csrfSecret, publicOrigin, refusals } = options;
   const router = new Router();
   const voteCounts = sharedVoteCounts();
+
+  /** The pipeline's verdict on one logo; a refusal is recorded for the admin (without the image). */
+  const inspect = (file: UploadedFile) =>
+    pipeline.inspect(file).catch((error: unknown) => {
+      if (error instanceof UploadRejected) refusals.record(file, error);
+      throw error;
+    });
 
   router.post(
     '/api/sessions',
@@ -77,10 +86,17 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       const { files, fields } = receivedUpload(ctx);
       const choices = parseInput(CreateSessionFields, fields);
       if (files.length === 0) throw new HttpError(400, NO_LOGOS);
-      const checked: CheckedLogo[] = [];
       const checksStarted = performance.now();
-      // One at a time: the classifier uses the whole CPU anyway, and the first refusal ends the request.
-      for (const file of files) checked.push({ file, image: await pipeline.inspect(file) });
+      // The logos together: the classifiers take turns on the main thread, but OCR reads one logo in its
+      // worker thread while they judge another. Every outcome is awaited (so every refusal is recorded and
+      // no check still reads a file once the request's files are gone); the first refused logo in upload
+      // order answers.
+      const outcomes = await Promise.allSettled(files.map(inspect));
+      const checked: CheckedLogo[] = [];
+      for (const [index, outcome] of outcomes.entries()) {
+        if (outcome.status === 'rejected') throw outcome.reason;
+        checked.push({ file: files[index]!, image: outcome.value });
+      }
       const storeStarted = performance.now();
       const creatorToken = newCreatorToken();
       const poll = await createPoll(
