@@ -3,10 +3,12 @@
  * uploads refused in the last 30 days, through the real gateway and the real pipeline.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UploadRefusalList, type UploadRefusal } from '@logovote/contracts';
-import { recordUploadRefusal } from '@logovote/models';
 import type { Locator, Page } from 'playwright-core';
-import { adminAuthorization, adminCredentials, connectStackDatabase, disconnectStackDatabase } from '../support/admin';
+import { BRAND_DESIGNS, drawTextLogo } from '../../packages/media-pipeline/test/labelled/brand-logos';
+import { adminAuthorization, adminCredentials } from '../support/admin';
 import { screenshotPath } from '../support/browser';
 import { testStack } from '../support/stack-env';
 import {
@@ -36,6 +38,21 @@ const scriptedSvg = (name: string): FilePayload => ({
   mimeType: 'image/svg+xml',
   buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><script>alert(1)</script><circle r="20"/></svg>'),
 });
+
+/** A public-domain photograph of a face in a logo badge, from the labelled moderation set: the faces check refuses it. */
+const faceLogo = (name: string): FilePayload => ({
+  name,
+  mimeType: 'image/jpeg',
+  buffer: readFileSync(join(__dirname, '..', '..', 'packages', 'media-pipeline', 'test', 'labelled', 'faces', 'hopper-badge.jpg')),
+});
+const FACE_REFUSED = 'was rejected by content moderation: A photographic human face was found';
+
+/** A wordmark that reads 'Google', drawn as the labelled set draws it: the brands check refuses it. */
+async function brandLogo(name: string): Promise<FilePayload> {
+  const google = BRAND_DESIGNS.find((entry) => entry.name === 'google-bold')!;
+  return { name, mimeType: 'image/png', buffer: await drawTextLogo(google.design) };
+}
+const BRAND_REFUSED = 'was rejected by content moderation: The logo reads "Google", a well-known brand name: possibly impersonating';
 
 /** POST /api/sessions through the gateway, as the landing page sends it; resolves with the status and message. */
 async function createThroughGateway(files: FilePayload[]): Promise<{ status: number; message: string }> {
@@ -90,6 +107,25 @@ describe('each check’s reason on the moderation test page', () => {
     await shoot(page, `refusals-test-moderate-checks-${viewport}`);
   });
 
+  it('marks the check that refused a photographic face, with its reason, beside the checks that passed', async () => {
+    const page = await visit(await browser.newPage('desktop'), '/test/moderate', '[data-page="test-moderate"]');
+    await page.getByLabel('Image').setInputFiles(faceLogo('portrait.jpg'));
+    await page.getByRole('button', { name: 'Test Moderation' }).click();
+    const result = page.locator('[data-testid="moderation-result"]');
+    await result.waitFor({ timeout: 30_000 });
+    await expect(result.getByRole('heading', { name: 'Image Failed Validation' }).count()).resolves.toBe(1);
+    const checks = result.getByRole('list', { name: 'Moderation checks' });
+    await expect(checks.locator('li[data-check="faces"]').getAttribute('data-valid')).resolves.toBe('false');
+    await expect(checks.locator('li[data-check="faces"]').innerText()).resolves.toMatch(
+      /A photographic human face was found \(score \d+%\)/,
+    );
+    await expect(checks.locator('li[data-check="nudity"]').getAttribute('data-valid')).resolves.toBe('true');
+    await expect(checks.locator('li[data-check="brands"]').getAttribute('data-valid')).resolves.toBe('true');
+    await page.getByRole('tab', { name: 'Raw Response' }).click();
+    await expect(result.getByLabel('Raw response', { exact: true }).innerText()).resolves.toContain('"refusedBy": [\n    "faces"\n  ]');
+    await shoot(page, 'refusals-test-moderate-face-desktop');
+  });
+
   it('names the refusing stage and its reason for a file refused before moderation', async () => {
     const page = await visit(await browser.newPage('phone'), '/test/moderate', '[data-page="test-moderate"]');
     await page.getByLabel('Image').setInputFiles(scriptedSvg('scripted.svg'));
@@ -116,33 +152,32 @@ describe('the reason in the creation error toast', () => {
   });
 });
 
+describe('the reason of a moderation check in the creation error toast', () => {
+  it('names the brand a wordmark impersonates', async () => {
+    const page = await visit(await browser.newPage('phone'), '/', '[data-remote="create"]');
+    const refused = await brandLogo(`brand-${run}.png`);
+    await page.locator('[data-testid="upload-area"] input[type="file"]').setInputFiles([fixture('logo-ring.png'), refused]);
+    await page.getByRole('button', { name: 'Get Votes!' }).click();
+    await expectToast(page, 'Error', `"${refused.name}" ${BRAND_REFUSED}`);
+    await shoot(page, 'refusals-create-toast-brand-phone');
+    await expect(eventuallyListed(refused.name)).resolves.toMatchObject({ stage: 'moderation', status: 422, refusedBy: ['brands'] });
+  });
+});
+
 describe('the admin’s list of refused uploads', () => {
   const notAnImage = `not-an-image-${run}.png`;
   const scripted = `scripted-${run}.svg`;
-  /** As the sessions service records a refusal by content moderation (services/sessions/test/refusals.int.test.ts proves it with the real model). */
-  const moderated = `portrait-${run}.png`;
+  /** Refused by the faces check, through the gateway like the others. */
+  const moderated = `portrait-${run}.jpg`;
 
   beforeAll(async () => {
     const byType = await createThroughGateway([{ ...fixture('not-an-image.png'), name: notAnImage }]);
     expect(byType).toEqual({ status: 415, message: `"${notAnImage}" is not a PNG, JPEG, SVG or WebP image` });
     const bySvgPolicy = await createThroughGateway([fixture('logo-wave.svg'), scriptedSvg(scripted)]);
     expect(bySvgPolicy.status).toBe(422);
-    await connectStackDatabase();
-    await recordUploadRefusal({
-      fileName: moderated,
-      declaredType: 'image/png',
-      size: 48_213,
-      stage: 'moderation',
-      status: 422,
-      message: `"${moderated}" was rejected by content moderation: Nudity detected (Porn 81%, Sexy 9%, Hentai 2%); Human face detected (97%)`,
-      refusedBy: ['nudity', 'faces'],
-      checks: [
-        { check: 'nudity', isValid: false, reason: 'Nudity detected (Porn 81%, Sexy 9%, Hentai 2%)' },
-        { check: 'faces', isValid: false, reason: 'Human face detected (97%)' },
-        { check: 'brands', isValid: true, reason: 'No brand name found' },
-      ],
-    });
-    await disconnectStackDatabase();
+    const byModeration = await createThroughGateway([fixture('logo-wave.svg'), faceLogo(moderated)]);
+    expect(byModeration.status).toBe(422);
+    expect(byModeration.message).toMatch(`"${moderated}" ${FACE_REFUSED}`);
   });
 
   it('answers GET /api/admin/refusals only with the credentials, newest first, with stage, message and checks', async () => {
@@ -163,7 +198,12 @@ describe('the admin’s list of refused uploads', () => {
     expect(bySvgPolicy).toMatchObject({ declaredType: 'image/svg+xml', stage: 'svg', status: 422 });
     expect(bySvgPolicy.message).toBe(`"${scripted}" ${SVG_POLICY} (found a <script> element)`);
     const byModeration = await eventuallyListed(moderated);
-    expect(byModeration.refusedBy).toEqual(['nudity', 'faces']);
+    expect(byModeration.refusedBy).toEqual(['faces']);
+    expect(byModeration.checks?.map((check) => [check.check, check.isValid])).toEqual([
+      ['nudity', true],
+      ['faces', false],
+      ['brands', true],
+    ]);
     expect(Date.parse(byModeration.at)).toBeGreaterThanOrEqual(Date.parse(bySvgPolicy.at));
     expect(Date.parse(bySvgPolicy.at)).toBeGreaterThanOrEqual(Date.parse(byType.at));
   });
@@ -199,12 +239,9 @@ describe('the admin’s list of refused uploads', () => {
       const byModeration = await rowOf(page, moderated);
       await expect(byModeration.getByTestId('refused-stage').innerText()).resolves.toBe('Content moderation');
       const checks = byModeration.getByTestId('refusing-check');
-      await expect(checks.evaluateAll((items) => items.map((item) => item.getAttribute('data-check')))).resolves.toEqual([
-        'nudity',
-        'faces',
-      ]);
-      await expect(checks.locator('[data-slot="badge"]').allInnerTexts()).resolves.toEqual(['Nudity', 'Faces']);
-      await expect(checks.nth(1).innerText()).resolves.toContain('Human face detected (97%)');
+      await expect(checks.evaluateAll((items) => items.map((item) => item.getAttribute('data-check')))).resolves.toEqual(['faces']);
+      await expect(checks.locator('[data-slot="badge"]').allInnerTexts()).resolves.toEqual(['Faces']);
+      await expect(checks.nth(0).innerText()).resolves.toContain('A photographic human face was found');
       await expect(byModeration.locator('time').getAttribute('datetime')).resolves.toMatch(/^\d{4}-\d\d-\d\dT/);
 
       const bySvgPolicy = await rowOf(page, scripted);
