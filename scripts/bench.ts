@@ -173,7 +173,7 @@ async function main(): Promise<void> {
       measurePages: async (storedVotes) => {
         log(`Lighthouse at ${storedVotes.toLocaleString('en')} stored votes: four pages, ${LIGHTHOUSE_RUNS} runs each`);
         const admin = { username: stack.secrets.adminUser, password: stack.secrets.adminPassword };
-        lighthouse.push(await measureLighthouseLevel({ gateway, pollId: scalePolls[0]!.sessionId, admin, storedVotes }));
+        lighthouse.push(await measureLighthouseLevel({ gateway, pollId: scalePolls[0]!.sessionId, admin, storedVotes, log }));
       },
       log,
     });

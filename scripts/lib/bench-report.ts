@@ -264,6 +264,8 @@ export function renderLighthouse(levels: LighthouseLevel[]): { budgetRows: strin
     const indexes = level.pages.map((page) => page.benchmarkIndex);
     return `${fixed(Math.min(...indexes))} to ${fixed(Math.max(...indexes))}`;
   };
+  const settling = (level: LighthouseLevel) =>
+    `${Math.round(level.busyShare * 100)} % of the CPU busy after ${level.settleSeconds} s of settling`;
   const first = measured[0]?.page;
   const chromium = /Chrome\/([\d.]+)/.exec(first?.browserVersion ?? '')?.[1] ?? 'unknown';
   const warnings = [...new Set(measured.flatMap(({ page }) => page.warnings))];
@@ -275,11 +277,13 @@ export function renderLighthouse(levels: LighthouseLevel[]): { budgetRows: strin
 Lighthouse ${first?.lighthouseVersion ?? 'n/a'} (\`scripts/lib/lighthouse.ts\`, \`npm run lighthouse\` for one stack) with its default
 configuration: a mobile device, simulated throttling (150 ms RTT, 1.6 Mbps, 4x CPU slowdown), on Debian's Chromium ${chromium},
 headless, one Chromium at a time. Each row is the median of ${LIGHTHOUSE_RUNS} runs by Lighthouse's \`computeMedianRun\` (the run nearest the
-median FCP and time to interactive; the performance score of every run in brackets). The measured poll is the scale
+median FCP and time to interactive; the performance score of every run in brackets). Before each set of runs the bench waits,
+up to two minutes, for a second with under 15 % of the machine's CPU busy, since Lighthouse scales the page's real task
+times by its 4x CPU slowdown and would count other work's as the page's. The measured poll is the scale
 section's first: ${levels
     .map(
       (level) =>
-        `with ${level.storedVotes === 0 ? 'the store empty' : `${level.storedVotes.toLocaleString('en')} votes stored`} it held ${level.pollVotes} votes (load ${load(level.load)}, Lighthouse's BenchmarkIndex of the machine ${benchmarkIndexes(level)})`,
+        `with ${level.storedVotes === 0 ? 'the store empty' : `${level.storedVotes.toLocaleString('en')} votes stored`} it held ${level.pollVotes} votes (${settling(level)}, load ${load(level.load)}, Lighthouse's BenchmarkIndex of the machine ${benchmarkIndexes(level)})`,
     )
     .join('; ')}. \`/admin/polls\` is loaded with the admin's Basic credentials.
 
