@@ -136,4 +136,42 @@ describe('reporting a poll', () => {
     const accepted = await (await apiVoter(poll.sessionId)).vote(poll.logos[0]!.id);
     expect(accepted.status).toBe(200);
   });
+
+  it("the admin deletes a hidden poll from 'Reported polls': asked first, then gone with its reports", async () => {
+    const poll = await createPoll({ feedbackPrompt: 'Delete me from the reported list' });
+    const { round } = await readModerationState(poll.sessionId);
+    // Other addresses' reports one short of the threshold, then this one's through the gateway, which hides it.
+    for (let index = 1; index < TO_HIDE; index++) {
+      await insertReport({ pollId: poll.sessionId, round, ipHash: `e2e-delete-${poll.sessionId}-${index}`, category: 'misleading' });
+    }
+    const reported = await (await apiVoter(poll.sessionId)).report('misleading');
+    expect(reported.status).toBe(200);
+    expect((await reportedPolls()).find((item) => item.pollId === poll.sessionId)).toMatchObject({ reports: TO_HIDE, hidden: true });
+
+    const admin = await browser.newPage('desktop', ADMIN_BROWSER);
+    await visit(admin, '/admin/polls', '[data-remote="admin"]');
+    const item = admin.locator(`[data-testid="reported-poll"][data-poll-id="${poll.sessionId}"]`);
+    await item.waitFor({ timeout: 15_000 });
+    await item.getByTestId('delete-reported-poll').click();
+    const confirm = admin.getByTestId('delete-poll-dialog');
+    await confirm.waitFor();
+    await expect(confirm.getByRole('button').allInnerTexts()).resolves.toEqual(['Cancel', 'Delete Poll']);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(fetch(`${gatewayUrl}/api/sessions/${poll.sessionId}`).then((res) => res.status)).resolves.toBe(200);
+
+    await item.getByTestId('delete-reported-poll').click();
+    await confirm.waitFor();
+    const deleted = admin.waitForResponse((res) => res.request().method() === 'DELETE');
+    await confirm.getByRole('button', { name: 'Delete Poll' }).click();
+    const answer = await deleted;
+    expect(new URL(answer.url()).pathname).toBe(`/api/admin/polls/${poll.sessionId}`);
+    expect(answer.status()).toBe(200);
+    await expectToast(admin, 'Poll deleted');
+    await item.waitFor({ state: 'detached', timeout: 10_000 });
+    await shoot(admin, 'reports-admin-deleted-desktop');
+
+    expect((await reportedPolls()).map((listed) => listed.pollId)).not.toContain(poll.sessionId);
+    await expect(fetch(`${gatewayUrl}/api/sessions/${poll.sessionId}`).then((res) => res.status)).resolves.toBe(404);
+  });
 });

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { CreatedSession, LogoOrder, SessionView, VoteResponse } from '@logovote/contracts';
+import type { ReportCategory } from '@logovote/contracts/report-categories';
 import { testStack } from './stack-env';
 import { fixture, FOUR_LOGOS } from './web';
 
@@ -61,6 +62,14 @@ export async function apiVoter(sessionId: string) {
           ...(proof ? { 'X-Vote-Proof': proof } : {}),
         },
         body: JSON.stringify({ logoId }),
+      });
+    },
+    /** POST /api/sessions/{id}/reports from this visitor's address; the raw response. */
+    report(category: ReportCategory, note?: string): Promise<Response> {
+      return fetch(`${gatewayUrl}/api/sessions/${sessionId}/reports`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken ?? '', Cookie: cookie },
+        body: JSON.stringify(note === undefined ? { category } : { category, note }),
       });
     },
   };
