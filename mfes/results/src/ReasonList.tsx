@@ -32,7 +32,8 @@ function useAfterPageLoad(): boolean {
 // Made on first use: a page's first Intl.DateTimeFormat loads the locale's data (about 20 ms on this machine,
 // four times that on a phone), which at import time would lengthen the results page's start-up task.
 let dateFormat: Intl.DateTimeFormat | undefined;
-const shortDate = (at: string) => (dateFormat ??= new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })).format(new Date(at));
+const shortDate = (at: string) =>
+  (dateFormat ??= new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })).format(new Date(at));
 
 type ReasonListProps = { sessionId: string; logoId: string; label: string };
 
