@@ -138,8 +138,14 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
   return (
     <section data-remote="admin" className="mx-auto flex w-full max-w-6xl flex-1 flex-col">
       {content}
-      <ReportedPolls />
-      <RefusedUploads />
+      {/* Below the list, once it is there: shown while the list loads, they would be pushed down by it (a
+          layout shift of 0.29 on a phone with a few polls). Their own reads start with them. */}
+      {!polls.isPending && (
+        <>
+          <ReportedPolls />
+          <RefusedUploads />
+        </>
+      )}
       <DeletePollDialog
         open={confirming && selected !== null}
         deleting={deletion.isPending}
