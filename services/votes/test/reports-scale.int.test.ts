@@ -33,23 +33,12 @@ import {
   silentLogger,
   testDatabaseUri,
 } from '../../../tests/support/integration';
+import { summary, timed } from '../../../tests/support/measure';
 
 const POLLS = 10_000;
 const PER_POLL = 10;
 const READS = 100;
 const measure = process.env.LOGOVOTE_MEASURE_REPORTS === '1' ? describe : describe.skip;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN).toFixed(1));
-};
-const summary = (values: number[]) => ({ n: values.length, p50Ms: percentile(values, 50), p95Ms: percentile(values, 95) });
-
-async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
-  const start = performance.now();
-  const result = await run();
-  return [result, performance.now() - start];
-}
 
 measure(`reports at ${POLLS * PER_POLL} stored`, () => {
   jest.setTimeout(1_800_000);
