@@ -3,6 +3,7 @@ import { matchPath } from '@logovote/ui';
 import { api, getFingerprint } from '@logovote/web-client';
 
 import { App } from './App';
+import { nextTask } from './next-task';
 import { createQueryClient } from './query-client';
 import { loadRemoteScreen } from './remotes/federation';
 import { REMOTE_PATHS, remoteForPath } from './remotes/route-remotes';
@@ -19,8 +20,10 @@ const reactDom = import('react-dom/client');
 // read (and the fingerprint it needs) starts now, while the remote's code is still on its way, rather
 // than once the screen first renders; the screen takes the answer over.
 const votePoll = matchPath(REMOTE_PATHS.vote, window.location.pathname)?.sessionId;
+// The fingerprint (a few milliseconds of hashing) is made in a task of its own, not in this module's.
 const myVote = votePoll
-  ? getFingerprint()
+  ? nextTask()
+      .then(getFingerprint)
       .then((fingerprint) => api.prefetchMyVote(votePoll, fingerprint))
       .catch(() => undefined)
   : undefined;
@@ -43,12 +46,19 @@ const waitForFirstScreen = Promise.race([
 
 // A transition: React renders the page in short slices, so a phone's main thread stays responsive
 // (input is handled between them) while the first screen replaces the HTML's first paint.
-void Promise.all([reactDom, waitForFirstScreen]).then(([{ createRoot }]) =>
-  startTransition(() =>
-    createRoot(container).render(
-      <StrictMode>
-        <App queryClient={createQueryClient()} />
-      </StrictMode>,
+// createRoot (which attaches React's event listeners) runs in a task of its own, not in the one that
+// evaluated React DOM or the remote's screen, whichever came last.
+void Promise.all([reactDom, waitForFirstScreen])
+  .then(async ([reactDomClient]) => {
+    await nextTask();
+    return reactDomClient;
+  })
+  .then(({ createRoot }) =>
+    startTransition(() =>
+      createRoot(container).render(
+        <StrictMode>
+          <App queryClient={createQueryClient()} />
+        </StrictMode>,
+      ),
     ),
-  ),
-);
+  );

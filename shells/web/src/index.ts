@@ -20,6 +20,12 @@ void nextTask()
     const { loadRemoteScreen } = await import(/* webpackMode: "eager" */ './remotes/federation');
     loadRemoteScreen(firstRemote).catch(() => undefined);
   })
+  // The largest shared libraries the app's modules import are evaluated each in a task of their own
+  // (the API client builds its schemas on import), not all at once inside the app's first module.
+  .then(nextTask)
+  .then(() => import('@logovote/web-client'))
+  .then(nextTask)
+  .then(() => import('@tanstack/react-query'))
   .then(nextTask)
   // Async boundary: Module Federation negotiates the shared singletons (react, react-dom,
   // @tanstack/react-query) before any of the app's modules run.

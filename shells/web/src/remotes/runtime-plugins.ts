@@ -1,6 +1,8 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import { RetryPlugin } from '@module-federation/retry-plugin';
 
+import { nextTask } from '../next-task';
+
 /** A remote's screen could not be loaded (manifest, remoteEntry or the screen's chunks), retries included. */
 export class RemoteLoadError extends Error {
   override name = 'RemoteLoadError';
@@ -37,7 +39,29 @@ function loadErrorPlugin(): ModuleFederationRuntimePlugin {
   };
 }
 
+/**
+ * Loads a remote in several tasks rather than one: its remoteEntry script's evaluation, the container's
+ * set-up (sharing negotiated), the exposed screen's chunk request and the screen module's evaluation each
+ * start in a task of their own. On a phone each step takes a few tens of milliseconds; run back to back
+ * in the script's load event they would hold the main thread (input, painting) for all of them at once.
+ */
+function taskPerStepPlugin(): ModuleFederationRuntimePlugin {
+  return {
+    name: 'logovote-task-per-step',
+    async beforeInitContainer(args) {
+      await nextTask();
+      return args;
+    },
+    async beforeGetExpose() {
+      await nextTask();
+    },
+    async beforeExecuteFactory() {
+      await nextTask();
+    },
+  };
+}
+
 /** The Module Federation runtime plugins the shell loads its remotes with. */
 export function remoteLoadingPlugins(): ModuleFederationRuntimePlugin[] {
-  return [retryPlugin(), loadErrorPlugin()];
+  return [retryPlugin(), loadErrorPlugin(), taskPerStepPlugin()];
 }
