@@ -18,6 +18,8 @@ void nextTask()
   .then(async () => {
     if (!firstRemote) return;
     const { loadRemoteScreen } = await import(/* webpackMode: "eager" */ './remotes/federation');
+    // The loader's evaluation in one task, the remote's registration and first requests in the next.
+    await nextTask();
     loadRemoteScreen(firstRemote).catch(() => undefined);
   })
   // The largest shared libraries the app's modules import are evaluated each in a task of their own
