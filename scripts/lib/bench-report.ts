@@ -873,18 +873,36 @@ it moves the figures):
   1.59 s before (the paint waited for the entry script's evaluation whenever the script arrived first), 0.91 to 1.03 s
   after. The results screen's module made an \`Intl.DateTimeFormat\` on import (for the reasons' dates): a page's first
   one loads the locale's data, about 18 ms of the results remote's start-up task unthrottled; it is made on first use.
+- **Shorter start-up tasks, second round** (\`shells/web/src/remotes/runtime-plugins.ts\`, \`index.ts\`, \`bootstrap.tsx\`,
+  \`packages/ui/src/theme.css\`): a Module Federation runtime plugin (\`beforeInitContainer\`, \`beforeGetExpose\`,
+  \`beforeExecuteFactory\`) starts each step of loading a remote in a task of its own, so \`remoteEntry.js\`'s load event
+  no longer also sets up its container and requests and evaluates the screen (12.8 to 31 ms unthrottled before); the
+  entry evaluates the API client and TanStack Query in tasks of their own before the app's first module, makes the
+  fingerprint in another, and calls \`createRoot\` after React DOM's evaluation rather than in it; the entry script's
+  preload is low priority, since it runs only after the first paint's logo. The kit's sans font is now \`system-ui\`,
+  the font of the HTML's first paint: Tailwind's list names fonts most devices lack, and the browser looks each one
+  up for every size and weight it lays out (largest layout of the voting page at 4x CPU, 8 loads each: 15.7 to 27 ms
+  with Tailwind's list, 8.5 to 14.2 ms with \`system-ui\`). Lighthouse's long tasks on an idle \`npm start\` went from
+  five or six of ours per page to mostly one (the entry script's Module Federation set-up, 50 to 64 ms after the 4x
+  scaling); 7 of 9 runs scored 100, the two at 99 both with Chromium's navigation commit at 186 to 208 ms. Tried and
+  dropped: the eager libraries (zod, TanStack Query, tailwind-merge) in a second entry script beside main, to take
+  their compilation out of main's task: Lighthouse's LCP estimate counts every script fetched before the logo's
+  paint, and the third request sharing the simulated 1.6 Mbps moved LCP from 0.93 to 1.08 s to 1.23 to 1.40 s.
 - **Measuring on a quiet machine** (\`scripts/lib/bench-lighthouse.ts\`): Lighthouse times the page's tasks for real and
   multiplies them by 4, so the bench now waits for a second with under 15 % of the CPU busy before each set of runs
   and reports what it found. Even so, runs of the same page on an idle machine score 97 to 100 (\`/results/:id\` at 2
-  votes, 5 runs: 100, 100, 100, 100, 97), moved by Chromium's own first task (committing the navigation takes 28 to
-  44 ms unthrottled from run to run) and by which other tasks cross Lighthouse's 50 ms line after the 4x scaling.
+  votes, 5 runs: 100, 100, 100, 100, 97), moved by Chromium's own first task (committing the navigation takes 13 to
+  62 ms unthrottled from run to run) and by which other tasks cross Lighthouse's 50 ms line after the 4x scaling.
+  Lighthouse places that task's end after its simulated first paint, so a long commit alone counts up to 120 ms
+  of Total Blocking Time.
 
 Not changed, and what would help further:
 
 - Total Blocking Time is what still moves the performance score (Lighthouse multiplies every task it records by 4, so
   a busier machine gives longer tasks). The long tasks left: Chromium's own first task (committing the navigation,
   parsing the HTML, the first layout), which ends after the first paint; the entry script's Module Federation set-up
-  (about 17 ms unthrottled; the runtime is some 100 kB of the script's 240 kB); React DOM's evaluation; on \`/\`,
+  (13 to 22 ms unthrottled, a fifth of it the SDK's first \`localStorage\` read for its debug flag; the runtime is some
+  100 kB of the script's 240 kB); React DOM's evaluation (its compilation and first run, 9 to 17 ms); on \`/\`,
   Radix Tooltip's code, which loads with the page although only the creation dialog has tooltips (the create remote
   imports the UI kit through its one entry point; moving the tooltip provider into the dialog did not drop it).
   Subpath entry points in \`packages/ui\` may let a page load only the primitives it uses; not tried.
