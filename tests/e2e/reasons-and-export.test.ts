@@ -158,7 +158,10 @@ describe('reasons on the results page, and the CSV export', () => {
       const page = await openDevice(viewport);
       await visitPollScreen(page, `/results/${session.sessionId}`, 'results');
       const card = (logoId: string) => page.locator(`[data-testid="result-card"][data-logo-id="${logoId}"]`);
+      // Each card reads its own reasons: they arrive in any order.
       await card(first!.id).getByTestId('reason').first().waitFor({ timeout: 15_000 });
+      await card(second!.id).getByTestId('reason').first().waitFor({ timeout: 15_000 });
+      await card(session.logos[2]!.id).getByText('No reasons given yet.').waitFor({ timeout: 15_000 });
       const shown = () => card(first!.id).getByTestId('reason').locator('q').allInnerTexts();
       await expect(shown()).resolves.toEqual(Array.from({ length: 10 }, (_, i) => `Reason ${11 - i} for the first`));
       await expect(card(second!.id).getByTestId('reason').locator('q').allInnerTexts()).resolves.toEqual([
