@@ -48,17 +48,13 @@ const waitForFirstScreen = Promise.race([
 // (input is handled between them) while the first screen replaces the HTML's first paint.
 // createRoot (which attaches React's event listeners) runs in a task of its own, not in the one that
 // evaluated React DOM or the remote's screen, whichever came last.
-void Promise.all([reactDom, waitForFirstScreen])
-  .then(async ([reactDomClient]) => {
-    await nextTask();
-    return reactDomClient;
-  })
-  .then(({ createRoot }) =>
-    startTransition(() =>
-      createRoot(container).render(
-        <StrictMode>
-          <App queryClient={createQueryClient()} />
-        </StrictMode>,
-      ),
+void Promise.all([reactDom, waitForFirstScreen]).then(async ([{ createRoot }]) => {
+  await nextTask();
+  startTransition(() =>
+    createRoot(container).render(
+      <StrictMode>
+        <App queryClient={createQueryClient()} />
+      </StrictMode>,
     ),
   );
+});
