@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { defineConfig } from '@rspack/cli';
-import { BannerPlugin, Compilation, CopyRspackPlugin, HtmlRspackPlugin, type Configuration } from '@rspack/core';
+import { CopyRspackPlugin, HtmlRspackPlugin, type Configuration } from '@rspack/core';
 
 import { baseConfig, buildMode, sharedModules } from '../../mfes/rspack.remote';
 
@@ -92,19 +92,6 @@ function shellConfig(isDev: boolean): Configuration {
         minify: false,
         inject: false,
         templateParameters: (params) => ({ ...params, entryScript: entryScriptOf(params) }),
-      }),
-      // Chromium's explicit compile hint: V8 compiles every function of the entry script on a background thread
-      // while it downloads, instead of each one on the main thread when it is first called. Nearly all of it runs
-      // at start-up (the Module Federation runtime, React, the API client, TanStack Query), so the page's longest
-      // task of its own, the entry script's, goes from 15 to 22 ms to 10 to 12 ms unthrottled (a phone's 4x: 60 to
-      // 90 ms down to 40 to 48, below the 50 ms of a long task). Added after minification (the minifier drops
-      // comments) and before the source map and the content hash are made, so both include it.
-      new BannerPlugin({
-        banner: '//# allFunctionsCalledOnLoad',
-        raw: true,
-        entryOnly: true,
-        test: /^main\.[^/]*\.js$/,
-        stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1,
       }),
       // Default /runtime-config.json: remotes behind the gateway at /remotes/<name>/. Deployments may override it.
       new CopyRspackPlugin({ patterns: [{ from: 'public', to: '.' }] }),
