@@ -888,18 +888,16 @@ it moves the figures):
   dropped: the eager libraries (zod, TanStack Query, tailwind-merge) in a second entry script beside main, to take
   their compilation out of main's task: Lighthouse's LCP estimate counts every script fetched before the logo's
   paint, and the third request sharing the simulated 1.6 Mbps moved LCP from 0.93 to 1.08 s to 1.23 to 1.40 s.
-- **The entry script compiled while it streams in** (\`shells/web/rspack.config.ts\`): the shell's entry script starts with
-  Chromium's explicit compile hint, \`//# allFunctionsCalledOnLoad\`, so V8 compiles all of it on a background thread
-  while it downloads instead of each function on the main thread when first called: nearly all of it runs at start-up
-  (the Module Federation runtime, React, the API client, TanStack Query). Its task in Lighthouse's traces, unthrottled:
-  14.7 to 21.6 ms before (5 runs), 9.6 to 11.7 ms after (3 runs), so after the 4x scaling it is no longer a long task.
-  Lighthouse on an idle \`npm start\`, 5 runs per page: before, \`/\` 5 of 10 runs at 100 (96 to 100) and \`/vote/:id\` 7 of
-  10; after, 14 of 15 runs at 100 over the three pages. The real paint did not move (largest paint 80 to 163 ms
-  unthrottled after, 114 to 156 ms before), but in about one run in five Lantern's LCP estimate for \`/\` now includes
-  the entry script's download (seen in its saved simulation traces: the script finished loading before the paint and
-  is kept in the LCP graph), 1.36 to 1.50 s instead of 0.64 to 1.15 s. Tried and not kept: the same hint on React DOM's
-  chunk and the vote remote's \`remoteEntry.js\` (React DOM's task 8.4 to 12.1 ms before, 6.9 to 9.8 ms after: too small
-  a gain to be told apart from the run-to-run spread in the time there was).
+- **Tried and dropped: compiling the entry script while it streams in.** Chromium's explicit compile hint
+  (\`//# allFunctionsCalledOnLoad\` at the top of the shell's entry script, added after minification) has V8 compile all of
+  it on a background thread while it downloads, instead of each function on the main thread when first called. The
+  entry script's task in Lighthouse's traces, unthrottled: 14.7 to 21.6 ms without, 9.6 to 11.7 ms with it; on an idle
+  \`npm start\`, 14 of 15 runs at 100 over the three pages with it, against 5 of 10 (\`/\`) and 7 of 10 (\`/vote/:id\`) without.
+  But the browser's real paint did not move (80 to 163 ms unthrottled), while Lantern's LCP estimate went to 1.36 to
+  1.50 s in about one run in five (0.64 to 1.15 s without): its saved simulation traces show the entry script's download
+  kept in the LCP graph. The complete bench with the hint (at 9759a1e) then scored worse than the last one without it:
+  12 of 18 budgeted runs at 100 (17 of 18 at 6831c22) and the voting page's empty-store LCP at 1.52 s, over its budget.
+  Reverted; the same hint on React DOM's chunk (its task 8.4 to 12.1 ms without, 6.9 to 9.8 ms with) went with it.
 - **Measuring on a quiet machine** (\`scripts/lib/bench-lighthouse.ts\`): Lighthouse times the page's tasks for real and
   multiplies them by 4, so the bench now waits for a second with under 15 % of the CPU busy before each set of runs
   and reports what it found. Even so, runs of the same page on an idle machine score 97 to 100 (\`/results/:id\` at 2
@@ -913,9 +911,8 @@ Not changed, and what would help further:
 - Total Blocking Time is what still moves the performance score (Lighthouse multiplies every task it records by 4, so
   a busier machine gives longer tasks). The long tasks left: Chromium's own first task (committing the navigation,
   parsing the HTML, the first layout), which ends after the first paint; the entry script's Module Federation set-up
-  (10 to 12 ms unthrottled with the compile hint, 5 to 7 ms of it the main thread's share of compiling; it includes
-  the SDK's first \`localStorage\` read, for its debug flag);
-  React DOM's evaluation (its compilation and first run, 9 to 17 ms); on \`/\`,
+  (13 to 22 ms unthrottled, a fifth of it the SDK's first \`localStorage\` read for its debug flag; the runtime is some
+  100 kB of the script's 240 kB); React DOM's evaluation (its compilation and first run, 9 to 17 ms); on \`/\`,
   Radix Tooltip's code, which loads with the page although only the creation dialog has tooltips (the create remote
   imports the UI kit through its one entry point; moving the tooltip provider into the dialog did not drop it).
   Subpath entry points in \`packages/ui\` may let a page load only the primitives it uses; not tried.
