@@ -898,7 +898,8 @@ it moves the figures):
   kept in the LCP graph. The complete bench with the hint (at 9759a1e) scored 12 of 18 budgeted runs at 100 with the
   voting page's empty-store LCP at 1.52 s, over its budget. Complete benches without it gave 17 of 18 (6831c22) and 9 of
   18 (8b39cb5, this report, LCP at most 1.14 s): the score moves more from one bench to the next than the hint moved it,
-  while the LCP over budget came only with the hint. Reverted; the same hint on React DOM's chunk (its task 8.4 to 12.1 ms without, 6.9 to 9.8 ms with) went with it.
+  while the LCP over budget came only with the hint. Reverted; the same hint on React DOM's chunk (its task 8.4 to
+  12.1 ms without, 6.9 to 9.8 ms with) went with it.
 - **Measuring on a quiet machine** (\`scripts/lib/bench-lighthouse.ts\`): Lighthouse times the page's tasks for real and
   multiplies them by 4, so the bench now waits for a second with under 15 % of the CPU busy before each set of runs
   and reports what it found. Even so, runs of the same page on an idle machine score 97 to 100 (\`/results/:id\` at 2
