@@ -156,6 +156,15 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
 }
 
+/**
+ * Waits until `element` has the keyboard focus. A closing Radix dialog gives focus back to its opener in a task
+ * after its content is gone (FocusScope's unmount), so reading document.activeElement at once races with that.
+ */
+export async function expectFocusReturnsTo(element: Locator): Promise<void> {
+  const handle = await element.elementHandle();
+  await element.page().waitForFunction((target) => target === document.activeElement, handle);
+}
+
 /** A full-page screenshot kept under test-results/screenshots/. */
 export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: screenshotPath(name), fullPage: true });
