@@ -135,7 +135,7 @@ class PrecompressPlugin implements RspackPluginInstance {
  * page starts (the Module Federation runtime, React DOM, a remote's container), that takes the compiling out
  * of their start-up tasks: a few milliseconds each, which a phone's slower CPU makes long tasks. Added after
  * minification (the minifier drops comments) and before the content hash and the source map are made, so
- * both include it.
+ * both include it. Not rspack's BannerPlugin: it picks files by name, and React DOM's chunk has only a numeric id.
  */
 export class CompileHintPlugin implements RspackPluginInstance {
   constructor(private readonly isHinted: (chunk: Chunk, compilation: Compilation) => boolean) {}
