@@ -12,17 +12,24 @@ type SharedConfig = { singleton: boolean; requiredVersion: string | false; versi
 const projectDir = __dirname;
 
 /**
- * Shared libraries every page's first screen runs on. The shell provides them eagerly, inside its
- * entry script: otherwise the Module Federation runtime requests them only once that script runs, one
- * after another as it resolves each (four round trips in a row on a phone before anything renders).
- * Remotes still share them as before: the shell's copies are the ones loaded first. For the same reason
- * the shell does not check their versions against its own ranges: at start-up its own copies are the only
- * ones registered, so the check could only compare the shell with itself, and it is the runtime's most
- * costly step on a phone (parsing version ranges, ~40 ms at Lighthouse's 4x CPU). Remotes still check theirs.
+ * Shared libraries every page's first screen runs on, in two kinds.
+ * - React and React DOM's entry module are provided eagerly, inside the shell's entry script (small: React DOM's
+ *   renderer is a chunk of its own, imported by bootstrap.tsx).
+ * - The others have chunks of their own, which src/index.ts requests as soon as the entry script runs, together with
+ *   the app's first module and the page's remote, so they take no extra round trip. (Resolved one after another
+ *   instead, as each module first imports them, they would cost several in a row on a phone.) Out of the entry
+ *   script, they are not part of its task: that script is compiled in full as it streams in (CompileHintPlugin),
+ *   and its task then holds what runs at start-up (the Module Federation runtime's set-up), not also the compiled
+ *   code of TanStack Query, tailwind-merge and zod for later tasks.
+ * Remotes share them as before: the shell's copies are the ones loaded first. The shell does not check their
+ * versions against its own ranges: when it first loads them its own copies are the only ones registered (the
+ * remote's entry arrives a round trip later), so the check could only compare the shell with itself, and it is the
+ * runtime's most costly step on a phone (parsing version ranges, ~40 ms at Lighthouse's 4x CPU). Remotes still
+ * check theirs.
  */
-const EAGER_SHARED = new Set([
-  'react',
-  'react-dom',
+const EAGER_SHARED = new Set(['react', 'react-dom']);
+const STARTUP_SHARED = new Set([
+  ...EAGER_SHARED,
   '@tanstack/react-query',
   '@logovote/web-client',
   'clsx',
@@ -36,7 +43,7 @@ function shellSharedModules(): Record<string, SharedConfig> {
   return Object.fromEntries(
     Object.entries(shared).map(([name, config]) => [
       name,
-      EAGER_SHARED.has(name) ? { ...config, eager: true, requiredVersion: false } : config,
+      STARTUP_SHARED.has(name) ? { ...config, eager: EAGER_SHARED.has(name), requiredVersion: false } : config,
     ]),
   );
 }

@@ -34,14 +34,19 @@ if (firstRemote) {
     .catch(reportStartFailure);
 }
 
-// The largest shared libraries the app's modules import are evaluated each in a task of their own
-// (the API client builds its schemas on import), not all at once inside the app's first module.
+// The app's largest shared libraries (the API client, which builds its schemas on import, and TanStack Query)
+// and its first module are requested together, so that their scripts download in parallel with each other and
+// with the remote's (see shellSharedModules in rspack.config.ts). Each import starts in a task of its own (Module
+// Federation resolves the shared module and adds its scripts to the page there), and a library is evaluated when
+// its script arrives, not all at once inside the app's first module. Async boundary: Module Federation negotiates
+// the shared singletons (react, react-dom, @tanstack/react-query) before any of the app's modules run.
+const startImport = (load: () => Promise<unknown>) => () => {
+  load().catch(reportStartFailure);
+};
 void nextTask()
-  .then(() => import('@logovote/web-client'))
+  .then(startImport(() => import('@logovote/web-client')))
   .then(nextTask)
-  .then(() => import('@tanstack/react-query'))
+  .then(startImport(() => import('@tanstack/react-query')))
   .then(nextTask)
-  // Async boundary: Module Federation negotiates the shared singletons (react, react-dom,
-  // @tanstack/react-query) before any of the app's modules run.
-  .then(() => import('./bootstrap'))
+  .then(startImport(() => import('./bootstrap')))
   .catch(reportStartFailure);
