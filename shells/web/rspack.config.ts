@@ -19,8 +19,8 @@ const projectDir = __dirname;
  *   the app's first module and the page's remote, so they take no extra round trip. (Resolved one after another
  *   instead, as each module first imports them, they would cost several in a row on a phone.) Out of the entry
  *   script, they are not part of its task: that script is compiled in full as it streams in (CompileHintPlugin),
- *   and its task then holds what runs at start-up (the Module Federation runtime's set-up), not also the compiled
- *   code of TanStack Query, tailwind-merge and zod for later tasks.
+ *   and its task then holds what runs at start-up (the Module Federation runtime's set-up, and zod for the runtime
+ *   configuration's check), not also the compiled code of TanStack Query and tailwind-merge for later tasks.
  * Remotes share them as before: the shell's copies are the ones loaded first. The shell does not check their
  * versions against its own ranges: when it first loads them its own copies are the only ones registered (the
  * remote's entry arrives a round trip later), so the check could only compare the shell with itself, and it is the
