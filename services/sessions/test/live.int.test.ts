@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { LiveCounts, SESSION_NOT_FOUND } from '@logovote/contracts';
@@ -174,8 +175,13 @@ describe('GET /api/sessions/:id/live', () => {
       const signal = await VoteSignalModel.findOne({ pollId: sessionId }, { second: 1 }).sort({ second: -1 }).lean();
       await hub.tick(signal!.second * 1000 + 500);
       queries.clear();
-      await hub.tick((signal!.second + 1) * 1000 + 500);
-      return Object.fromEntries([...queries].sort());
+      const secondTick = (signal!.second + 1) * 1000 + 500;
+      await hub.tick(secondTick);
+      const reads = Object.fromEntries([...queries].sort());
+      // That tick told the hub the vote's second had ended, so it settled the signal: the real clock must get
+      // there too before the next vote, or a vote in the same second (same signal) would go unseen.
+      await sleep(Math.max(0, secondTick - Date.now()));
+      return reads;
     };
     try {
       const viewers = [await watch(url, sessionId)];
