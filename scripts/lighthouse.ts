@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     write('');
     write(`${page.label}`);
     write(
-      `  runs (performance, LCP): ${page.runs.map((run, index) => `${run.performance} ${seconds(run.lcpMs)}${index === page.medianRun ? ' (median)' : ''}`).join('; ')}`,
+      `  runs (performance, LCP, TBT): ${page.runs.map((run, index) => `${run.performance} ${seconds(run.lcpMs)} ${run.tbtMs.toFixed(0)} ms${index === page.medianRun ? ' (median)' : ''}`).join('; ')}`,
     );
     const parts = Object.entries(page.lcp.partsMs).map(([part, ms]) => `${part} ${ms.toFixed(0)} ms`);
     if (parts.length > 0) write(`  LCP parts (unthrottled trace): ${parts.join(', ')}`);

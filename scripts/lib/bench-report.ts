@@ -276,7 +276,9 @@ export function renderLighthouse(levels: LighthouseLevel[]): { budgetRows: strin
 
 Lighthouse ${first?.lighthouseVersion ?? 'n/a'} (\`scripts/lib/lighthouse.ts\`, \`npm run lighthouse\` for one stack) with its default
 configuration: a mobile device, simulated throttling (150 ms RTT, 1.6 Mbps, 4x CPU slowdown), on Debian's Chromium ${chromium},
-headless, one Chromium at a time. Each row is the median of ${LIGHTHOUSE_RUNS} runs by Lighthouse's \`computeMedianRun\` (the run nearest the
+headless, one Chromium at a time, with chrome-launcher's default flags and the address bar's suggestion popup switched off
+(Chromium 156 keeps it as a hidden page of its own, which runs script at every navigation on the same two cores as the
+measured page; a phone's browser does not). Each row is the median of ${LIGHTHOUSE_RUNS} runs by Lighthouse's \`computeMedianRun\` (the run nearest the
 median FCP and time to interactive; the performance score of every run in brackets). Before each set of runs the bench waits,
 up to two minutes, for a second with under 15 % of the machine's CPU busy, since Lighthouse scales the page's real task
 times by its 4x CPU slowdown and would count other work's as the page's. The measured poll is the scale
@@ -921,6 +923,12 @@ it moves the figures):
   62 ms unthrottled from run to run) and by which other tasks cross Lighthouse's 50 ms line after the 4x scaling.
   Lighthouse places that task's end after its simulated first paint, so a long commit alone counts up to 120 ms
   of Total Blocking Time.
+- **The address bar's popup switched off** (\`scripts/lib/lighthouse-runs.mjs\`): Chromium 156 runs the address bar's
+  suggestion popup as a WebUI page in a renderer of its own (\`chrome://omnibox-popup.top-chrome\`, in the DevTools target
+  list even headless). Around each measured page's navigation commit it took 8 to 45 ms of CPU (Lighthouse traces on
+  \`/vote/:id\`, the 250 ms from 20 ms before the commit), competing on two cores with the page's first tasks, whose
+  real times Lighthouse multiplies by 4. It is disabled (\`WebUIOmniboxPopup\`, \`WebUIOmniboxAimPopup\`) in the same
+  \`--disable-features\` list as the background features chrome-launcher disables (Chromium reads only the last such flag).
 - **The entry script holds only what runs at start-up** (\`shells/web/rspack.config.ts\`, \`shells/web/src/index.ts\`):
   TanStack Query, the API client, tailwind-merge and the UI kit's other libraries are no longer provided eagerly
   inside the shell's entry script but from chunks of their own, which the entry requests as soon as it runs, each
