@@ -926,7 +926,7 @@ it moves the figures):
 - **The address bar's popup switched off** (\`scripts/lib/lighthouse-runs.mjs\`): Chromium 156 runs the address bar's
   suggestion popup as a WebUI page in a renderer of its own (\`chrome://omnibox-popup.top-chrome\`, in the DevTools target
   list even headless). Around each measured page's navigation commit it took 8 to 45 ms of CPU (Lighthouse traces on
-  \`/vote/:id\`, the 250 ms from 20 ms before the commit), competing on two cores with the page's first tasks, whose
+  \`/vote/:id\`, the 170 ms from 20 ms before the commit), competing on two cores with the page's first tasks, whose
   real times Lighthouse multiplies by 4. It is disabled (\`WebUIOmniboxPopup\`, \`WebUIOmniboxAimPopup\`) in the same
   \`--disable-features\` list as the background features chrome-launcher disables (Chromium reads only the last such flag).
 - **The entry script holds only what runs at start-up** (\`shells/web/rspack.config.ts\`, \`shells/web/src/index.ts\`):

@@ -34,7 +34,7 @@ export interface LighthouseSummary {
   /** The scored audits under 1 in each category. */
   failing: Record<LighthouseCategory, { id: string; title: string; score: number }[]>;
   warnings: string[];
-  /** Every run's performance score and LCP; `medianRun` indexes the one reported. */
+  /** Every run's performance score, LCP and TBT; `medianRun` indexes the one reported. */
   runs: { performance: number; lcpMs: number; tbtMs: number }[];
   medianRun: number;
   /** The codes of the runs Lighthouse could not complete, each run again (NO_NAVSTART, PROTOCOL_TIMEOUT, ...). */
