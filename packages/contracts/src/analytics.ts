@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text';
 
 /** Spec section 3's analytics events, plus the page view reported on every route change. */
 export const AnalyticsEventName = z.enum([
@@ -15,10 +16,10 @@ export type AnalyticsEventName = z.infer<typeof AnalyticsEventName>;
 export const AnalyticsEvent = z.object({
   name: AnalyticsEventName,
   /** Route path where it happened (no query string: it could carry personal data). */
-  path: z.string().max(512),
+  path: plainText('The path').max(512),
   occurredAt: z.iso.datetime(),
-  session_id: z.string().max(64).optional(),
-  logo_id: z.string().max(64).optional(),
+  session_id: plainText('The session id').max(64).optional(),
+  logo_id: plainText('The logo id').max(64).optional(),
 });
 export type AnalyticsEvent = z.infer<typeof AnalyticsEvent>;
 

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { MAX_REASON_LENGTH, reasonLength } from './limits';
+import { plainText, textMessages } from './text';
 
 /** Issue 17, 'Why this one?': a voter's optional one-line reason for its vote (docs/reasons.md). */
 
-const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
-// Other control characters (NUL, escape, ...) have no place in a sentence shown to others.
-const CONTROL_CHARACTER = /\p{Cc}/u;
+const REASON_TEXT = textMessages('The reason');
 
 export const REASON_MESSAGES = {
   required: 'Please write a reason',
   notText: 'The reason must be text',
   tooLong: `The reason must be at most ${MAX_REASON_LENGTH} characters`,
-  multiline: 'The reason must be a single line',
-  control: 'The reason contains characters that are not allowed',
+  multiline: REASON_TEXT.lineBreak,
+  control: REASON_TEXT.control,
+  direction: REASON_TEXT.direction,
   noVote: 'Vote first: a reason explains your vote',
   alreadyGiven: 'You have already given a reason for this vote',
   voteChanged: 'Your vote changed while the reason was being sent. Please send it again.',
@@ -20,12 +20,9 @@ export const REASON_MESSAGES = {
 
 /** PUT /api/sessions/{sessionId}/reason: the reason for the visitor's current vote, trimmed. */
 export const ReasonRequest = z.object({
-  reason: z
-    .string({ error: (issue) => (issue.input === undefined ? REASON_MESSAGES.required : REASON_MESSAGES.notText) })
-    .trim()
-    // One message per refusal: a line break is a control character too.
-    .refine((text) => !LINE_BREAK.test(text), { message: REASON_MESSAGES.multiline, abort: true })
-    .refine((text) => !CONTROL_CHARACTER.test(text), { message: REASON_MESSAGES.control, abort: true })
+  reason: plainText('The reason', {
+    error: (issue) => (issue.input === undefined ? REASON_MESSAGES.required : REASON_MESSAGES.notText),
+  })
     .transform((text) => text.normalize('NFC'))
     .refine((text) => text.length > 0, REASON_MESSAGES.required)
     .refine((text) => reasonLength(text) <= MAX_REASON_LENGTH, REASON_MESSAGES.tooLong),

@@ -2,27 +2,26 @@ import { z } from 'zod';
 import { SessionId } from './common';
 import { MAX_REPORT_NOTE_LENGTH, REPORT_CATEGORIES } from './report-categories';
 import { Logo } from './sessions';
+import { plainText, textMessages } from './text';
 
 export * from './report-categories';
 
-// One line of text a person wrote: no line breaks or other control characters.
-const CONTROL_CHARACTER = /\p{Cc}|[\u0085\u2028\u2029]/u;
+const NOTE_TEXT = textMessages('The note');
 
 export const REPORT_MESSAGES = {
   category: 'Please choose what is wrong with this poll',
   noteNotText: 'The note must be text',
   noteTooLong: `The note must be at most ${MAX_REPORT_NOTE_LENGTH} characters`,
-  noteControl: 'The note must be a single line of text',
+  noteMultiline: NOTE_TEXT.lineBreak,
+  noteControl: NOTE_TEXT.control,
+  noteDirection: NOTE_TEXT.direction,
   rateLimited: (perHour: number) => `Too many reports from your network address: at most ${perHour} an hour. Please try again later.`,
 } as const;
 
 /** POST /api/sessions/{sessionId}/reports (JSON, with X-CSRF-Token): a voter reports a poll. */
 export const ReportRequest = z.object({
   category: z.enum(REPORT_CATEGORIES, { error: REPORT_MESSAGES.category }),
-  note: z
-    .string({ error: REPORT_MESSAGES.noteNotText })
-    .trim()
-    .refine((text) => !CONTROL_CHARACTER.test(text), { message: REPORT_MESSAGES.noteControl, abort: true })
+  note: plainText('The note', { error: REPORT_MESSAGES.noteNotText })
     .transform((text) => text.normalize('NFC'))
     .refine((text) => [...text].length <= MAX_REPORT_NOTE_LENGTH, REPORT_MESSAGES.noteTooLong)
     .optional()

@@ -3,6 +3,7 @@ import { PaymentPlan, SessionId } from './common';
 import { MAX_FEEDBACK_PROMPT_LENGTH } from './limits';
 import { LogoOrder, VoterOrderSeed } from './logo-order';
 import { LogoFilename } from './media';
+import { plainText } from './text';
 
 /** Multipart field of POST /api/sessions that carries the logo files (repeated). */
 export const LOGOS_FIELD = 'logos';
@@ -18,9 +19,7 @@ export type Logo = z.infer<typeof Logo>;
 
 /** Multipart text fields of POST /api/sessions (the files travel as repeated `logos`). */
 export const CreateSessionFields = z.object({
-  feedbackPrompt: z
-    .string()
-    .trim()
+  feedbackPrompt: plainText('The question', { multiline: true })
     .max(MAX_FEEDBACK_PROMPT_LENGTH, `feedbackPrompt must be at most ${MAX_FEEDBACK_PROMPT_LENGTH} characters`)
     .optional()
     .transform((value) => (value ? value : undefined)),

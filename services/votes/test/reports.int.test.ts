@@ -121,7 +121,7 @@ describe('reporting a poll', () => {
     ['an unknown category', { category: 'ugly' }, REPORT_MESSAGES.category],
     ['a note that is not text', { category: 'other', note: 12 }, REPORT_MESSAGES.noteNotText],
     ['a note over 140 characters', { category: 'other', note: 'x'.repeat(141) }, REPORT_MESSAGES.noteTooLong],
-    ['a note of two lines', { category: 'other', note: 'one\ntwo' }, REPORT_MESSAGES.noteControl],
+    ['a note of two lines', { category: 'other', note: 'one\ntwo' }, REPORT_MESSAGES.noteMultiline],
   ])('refuses %s with a 400 and a message', async (_name, body, message) => {
     const { sessionId } = await createPoll();
     const answer = await report(sessionId, body, newAddress());
