@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Context, Middleware } from 'koa';
+import { plainText } from '@logovote/contracts';
 import { HttpError } from '@logovote/service-kit';
 
 /** A received file, streamed to a temporary file that is removed when the request ends. */
@@ -40,9 +41,12 @@ const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
 const MAX_NAME_LENGTH = 255;
 const UPLOAD_STATE = 'upload';
 
+/** File names are shown to people (the admin area, results, messages): the rules of every text field hold. */
+const FILE_NAME = plainText('The file name');
+
+/** The name without any folders, at most MAX_NAME_LENGTH characters (never half a character). */
 function plainName(filename: string): string {
-  const printable = [...filename].filter((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) !== 0x7f).join('');
-  const name = basename(printable.replace(/\\/g, '/')).trim().slice(0, MAX_NAME_LENGTH);
+  const name = [...basename(filename.replace(/\\/g, '/')).trim()].slice(0, MAX_NAME_LENGTH).join('');
   return name || 'unnamed';
 }
 
@@ -110,8 +114,14 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
         stream.resume();
         return;
       }
+      const checkedName = FILE_NAME.safeParse(info.filename);
+      if (!checkedName.success) {
+        stream.resume();
+        fail(new HttpError(400, `${name} (file ${files.length + 1}): ${checkedName.error.issues[0]?.message}`));
+        return;
+      }
       const file: UploadedFile = {
-        originalName: plainName(info.filename),
+        originalName: plainName(checkedName.data),
         declaredType: info.mimeType,
         path: join(dir, String(files.length)),
         size: 0,

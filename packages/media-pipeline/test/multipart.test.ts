@@ -2,11 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import Router from '@koa/router';
 import pino from 'pino';
 import request from 'supertest';
+import { textMessages } from '@logovote/contracts';
 import { createServiceApp } from '@logovote/service-kit';
 import { multipartUpload, receivedUpload } from '../src';
 import { oversized } from './fixtures';
 
 const MB = 1024 * 1024;
+const messages = textMessages('The file name');
 let seenPaths: string[] = [];
 
 function app() {
@@ -98,6 +100,23 @@ describe('multipart uploads', () => {
     expect(res.status).toBe(status);
     expect(res.body).toEqual({ message });
     for (const path of seenPaths) expect(existsSync(path)).toBe(false);
+  });
+
+  it.each([
+    ['a right-to-left override', 'invoice\u202Egnp.exe', messages.direction],
+    ['a NUL byte', 'logo\u0000.png', messages.control],
+    ['a line break', 'logo\n.png', messages.lineBreak],
+  ])('refuses a file name with %s (400), naming the file, and keeps no file', async (_, filename, message) => {
+    const boundary = 'named';
+    const body = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="logos"; filename="a.png"\r\n\r\nfirst\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="logos"; filename*=UTF-8''${encodeURIComponent(filename)}\r\n\r\nsecond\r\n` +
+        `--${boundary}--\r\n`,
+    );
+    const res = await request(app()).post('/upload').set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: `logos (file 2): ${message}` });
+    expect(seenPaths).toEqual([]);
   });
 
   it('refuses bodies that are not multipart (415) and multipart without a boundary (400)', async () => {
