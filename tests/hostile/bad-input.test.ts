@@ -9,7 +9,7 @@ import { Readiness } from '@logovote/contracts';
 import { testStack } from '../support/stack-env';
 import { CORPUS, type CorpusContext, type HostileCase } from './corpus';
 import { validImages } from './support/fixtures';
-import { INTERNAL_DETAILS, call, callRaw, jsonMessage, targetOf, type Answer, type HttpCall } from './support/http';
+import { INTERNAL_DETAILS, call, callRaw, jsonMessage, multipart, targetOf, type Answer, type HttpCall } from './support/http';
 import { createPollVia, tokenFor } from './support/polls';
 
 const { gatewayUrl, admin } = testStack();
@@ -50,7 +50,7 @@ describe('the bad-input corpus', () => {
   it('holds at least 100 hostile requests, covering every endpoint', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(100);
     expect(new Set(CORPUS.map((hostile) => `${hostile.endpoint}: ${hostile.name}`)).size).toBe(CORPUS.length);
-    expect(new Set(CORPUS.map((hostile) => hostile.endpoint)).size).toBe(12);
+    expect(new Set(CORPUS.map((hostile) => hostile.endpoint)).size).toBe(14);
   });
 
   it.each(CORPUS.map((hostile, index) => [`${hostile.endpoint}: ${hostile.name}`, hostile, index] as const))(
@@ -107,5 +107,99 @@ describe('the bad-input corpus', () => {
     const { view } = await tokenFor(targetFor(0), ctx.sessionId, ctx.cookie);
     expect(view.logos.map((logo) => logo.id)).toEqual(ctx.logoIds);
     expect(view.totalVotes).toBe(0);
+  });
+});
+
+/**
+ * The issue's text rows end to end: what the API refuses in a text field is stored nowhere, so nothing of it
+ * reaches the admin area, the results or the store. Addresses 127.0.0.160 to 169 are this block's.
+ */
+describe('text the API refuses', () => {
+  const at = (index: number) => targetOf(gatewayUrl, `127.0.0.${160 + index}`);
+  const marker = `refused-${randomBytes(6).toString('hex')}`;
+  const admin = () => ({ Authorization: ctx.adminAuthorization });
+  const create = (index: number, parts: Parameters<typeof multipart>[0]) => {
+    const { body, contentType } = multipart(parts);
+    return call(at(index), { method: 'POST', path: '/api/sessions', headers: { 'Content-Type': contentType }, body });
+  };
+  const png = (filename: string) => ({ name: 'logos', filename, type: 'image/png', data: ctx.images.png });
+  const expectRefused = (answer: Answer) => {
+    expect({ status: answer.status, message: jsonMessage(answer) }).toEqual({ status: 400, message: expect.any(String) });
+  };
+
+  it('answers a NUL in the question with 400, not a 503 that clients retry', async () => {
+    const answer = await create(1, [{ name: 'feedbackPrompt', data: `${marker} Which one?\u0000` }, png('a.png'), png('b.png')]);
+    expectRefused(answer);
+    expect(jsonMessage(answer)).toMatch(/^feedbackPrompt: The question must not contain control characters/);
+  });
+
+  it.each(['path', 'session_id', 'logo_id'])('answers a NUL in the analytics %s with 400, not 500', async (field) => {
+    const event = { name: 'page_view', path: `/${marker}`, occurredAt: new Date().toISOString(), [field]: `${marker}\u0000` };
+    const answer = await call(at(2), {
+      method: 'POST',
+      path: '/api/analytics/events',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ events: [event] }),
+    });
+    expectRefused(answer);
+    expect(jsonMessage(answer)).toContain(`events.0.${field}: `);
+  });
+
+  it('refuses a right-to-left override in a question, a file name, a reason and a report note, and shows none of them anywhere', async () => {
+    const target = at(3);
+    const poll = await createPollVia(target, [ctx.images.png, ctx.images.jpeg]);
+    const { cookie, token } = await tokenFor(target, poll.sessionId);
+    const headers = {
+      'Content-Type': 'application/json',
+      Cookie: cookie,
+      'X-CSRF-Token': token,
+      'X-Client-Fingerprint': randomBytes(8).toString('hex'),
+    };
+    const logoId = poll.logos[0]!.id;
+    const voted = await call(target, {
+      method: 'POST',
+      path: `/api/sessions/${poll.sessionId}/vote`,
+      headers,
+      body: JSON.stringify({ logoId }),
+    });
+    expect(voted.status).toBe(200);
+
+    // "invoice\u202Egnp.exe" shows as "invoiceexe.png".
+    const refused = [
+      await create(4, [{ name: 'feedbackPrompt', data: `${marker} \u202E?eno hcihW` }, png('a.png'), png('b.png')]),
+      await create(5, [png(`${marker}-invoice\u202Egnp.exe`), png('b.png')]),
+      // Not an image either: without the name check it would be refused later and listed for the admin, name and all.
+      await create(6, [
+        { name: 'logos', filename: `${marker}-logo\u202Elmth.png`, type: 'image/png', data: '<html><script>alert(1)</script></html>' },
+      ]),
+      await call(target, {
+        method: 'PUT',
+        path: `/api/sessions/${poll.sessionId}/reason`,
+        headers,
+        body: JSON.stringify({ reason: `${marker} \u202Eti ekil I` }),
+      }),
+      await call(at(7), {
+        method: 'POST',
+        path: `/api/sessions/${poll.sessionId}/reports`,
+        headers,
+        body: JSON.stringify({ category: 'other', note: `${marker} \u202Emaps` }),
+      }),
+    ];
+    for (const answer of refused) {
+      expectRefused(answer);
+      expect(jsonMessage(answer)).toContain('must not contain invisible text-direction controls');
+    }
+
+    const shown = await Promise.all([
+      call(target, { method: 'GET', path: '/api/admin/polls?limit=100', headers: admin() }),
+      call(target, { method: 'GET', path: '/api/admin/refusals?limit=100', headers: admin() }),
+      call(target, { method: 'GET', path: '/api/admin/reports', headers: admin() }),
+      call(target, { method: 'GET', path: `/api/sessions/${poll.sessionId}/reasons?logoId=${logoId}` }),
+      call(target, { method: 'GET', path: `/api/sessions/${poll.sessionId}` }),
+    ]);
+    for (const answer of shown) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).not.toContain(marker);
+    }
   });
 });
