@@ -187,6 +187,64 @@ const multipartHead = (length: number, boundary = BOUNDARY) =>
 const filePart = (data: string, name = 'logos', filename = 'a.png') =>
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n${data}\r\n`;
 
+interface TextField {
+  field: string;
+  endpoint: Endpoint;
+  /** Line breaks and tabs are part of the text here. */
+  multiline?: boolean;
+  send(ctx: CorpusContext, text: string): HttpCall;
+}
+
+/** Every free-text field, and a request that carries a text in it (otherwise valid, so only the text can be refused). */
+const TEXT_FIELDS: TextField[] = [
+  {
+    field: 'a question',
+    endpoint: 'POST /api/sessions',
+    multiline: true,
+    send: (ctx, text) => create([{ name: 'feedbackPrompt', data: `Which one? ${text}` }, logo('a.png', ctx.images.png)]),
+  },
+  {
+    field: 'the file name of a real PNG',
+    endpoint: 'POST /api/sessions',
+    send: (ctx, text) => fileNamed('/api/sessions', 'logos', `${text}.png`, ctx.images.png),
+  },
+  {
+    field: 'the file name of an image to moderate',
+    endpoint: 'POST /api/test/moderate',
+    send: (ctx, text) => fileNamed('/api/test/moderate', 'image', `${text}.png`, ctx.images.png),
+  },
+  {
+    // Refused before the vote is looked up: this browser has not voted, yet the text is what is answered.
+    field: 'a reason',
+    endpoint: 'PUT /api/sessions/{id}/reason',
+    send: (ctx, text) => ({
+      method: 'PUT',
+      path: `/api/sessions/${ctx.sessionId}/reason`,
+      headers: writeHeaders(ctx),
+      body: json({ reason: `I like it ${text}` }),
+    }),
+  },
+  {
+    // On the other poll: reports that got through would hide it, and the first poll must stay votable here.
+    field: 'a report note',
+    endpoint: 'POST /api/sessions/{id}/reports',
+    send: (ctx, text) => ({
+      method: 'POST',
+      path: `/api/sessions/${ctx.otherSessionId}/reports`,
+      headers: writeHeaders(ctx, { 'X-CSRF-Token': ctx.otherToken }),
+      body: json({ category: 'other', note: `Spam ${text}` }),
+    }),
+  },
+  {
+    field: 'notify an address',
+    endpoint: 'POST /api/sessions/{id}/notify',
+    send: (ctx, text) => notify(ctx, json({ email: `a${text}@example.com` })),
+  },
+  { field: 'an analytics path', endpoint: 'POST /api/analytics/events', send: (_, text) => analytics({ path: `/vote/${text}` }) },
+  { field: 'an analytics session_id', endpoint: 'POST /api/analytics/events', send: (_, text) => analytics({ session_id: text }) },
+  { field: 'an analytics logo_id', endpoint: 'POST /api/analytics/events', send: (_, text) => analytics({ logo_id: text }) },
+];
+
 export const CORPUS: HostileCase[] = [
   // ── POST /api/sessions: multipart, files and the gateway's body cap ──────────────────────────────────────
   {
@@ -380,20 +438,6 @@ export const CORPUS: HostileCase[] = [
     status: 400,
     send: () => create([logo('a\u0000b\r\nSet-Cookie: x=1.png', 'plain text', 'image/png')]),
   },
-  ...FORBIDDEN_TEXTS.map(([what, text]): HostileCase => ({
-    name: `a question with ${what}`,
-    endpoint: 'POST /api/sessions',
-    category: 'unicode edge case',
-    status: 400,
-    send: (ctx) => create([{ name: 'feedbackPrompt', data: `Which one? ${text}` }, logo('a.png', ctx.images.png)]),
-  })),
-  ...FORBIDDEN_IN_A_LINE.map(([what, text]): HostileCase => ({
-    name: `a real PNG whose file name has ${what}`,
-    endpoint: 'POST /api/sessions',
-    category: 'unicode edge case',
-    status: 400,
-    send: (ctx) => fileNamed('/api/sessions', 'logos', `${text}.png`, ctx.images.png),
-  })),
   {
     name: 'a file name that climbs directories (not an image)',
     endpoint: 'POST /api/sessions',
@@ -1036,13 +1080,6 @@ export const CORPUS: HostileCase[] = [
     status: 400,
     send: (ctx) => notify(ctx, json({ email })),
   })),
-  ...FORBIDDEN_IN_A_LINE.map(([what, text]): HostileCase => ({
-    name: `notify an address with ${what}`,
-    endpoint: 'POST /api/sessions/{id}/notify',
-    category: 'unicode edge case',
-    status: 400,
-    send: (ctx) => notify(ctx, json({ email: `a${text}@example.com` })),
-  })),
   {
     name: 'notify with the address as a NoSQL operator',
     endpoint: 'POST /api/sessions/{id}/notify',
@@ -1078,36 +1115,6 @@ export const CORPUS: HostileCase[] = [
     status: 405,
     send: (ctx) => ({ method: 'GET', path: `/api/sessions/${ctx.sessionId}/notify` }),
   },
-
-  // ── PUT /api/sessions/{id}/reason ──────────────────────────────────────────────────────────────────────
-  // Refused before the vote is looked up: this browser has not voted, yet the text is what is answered.
-  ...FORBIDDEN_IN_A_LINE.map(([what, text]): HostileCase => ({
-    name: `a reason with ${what}`,
-    endpoint: 'PUT /api/sessions/{id}/reason',
-    category: 'unicode edge case',
-    status: 400,
-    send: (ctx) => ({
-      method: 'PUT',
-      path: `/api/sessions/${ctx.sessionId}/reason`,
-      headers: writeHeaders(ctx),
-      body: json({ reason: `I like it ${text}` }),
-    }),
-  })),
-
-  // ── POST /api/sessions/{id}/reports ────────────────────────────────────────────────────────────────────
-  // On the other poll: reports that got through would hide it, and the first poll must stay votable here.
-  ...FORBIDDEN_IN_A_LINE.map(([what, text]): HostileCase => ({
-    name: `a report whose note has ${what}`,
-    endpoint: 'POST /api/sessions/{id}/reports',
-    category: 'unicode edge case',
-    status: 400,
-    send: (ctx) => ({
-      method: 'POST',
-      path: `/api/sessions/${ctx.otherSessionId}/reports`,
-      headers: writeHeaders(ctx, { 'X-CSRF-Token': ctx.otherToken }),
-      body: json({ category: 'other', note: `Spam ${text}` }),
-    }),
-  })),
 
   // ── GET|HEAD /api/logos/{filename} ─────────────────────────────────────────────────────────────────────
   ...(
@@ -1244,13 +1251,6 @@ export const CORPUS: HostileCase[] = [
       );
     },
   },
-  ...[DIRECTION_TEXTS[0], CONTROL_TEXTS[0]].map(([what, text]): HostileCase => ({
-    name: `moderation of an image whose file name has ${what}`,
-    endpoint: 'POST /api/test/moderate',
-    category: 'unicode edge case',
-    status: 400,
-    send: (ctx) => fileNamed('/api/test/moderate', 'image', `${text}.png`, ctx.images.png),
-  })),
   {
     name: 'GET on the moderation test',
     endpoint: 'POST /api/test/moderate',
@@ -1455,22 +1455,6 @@ export const CORPUS: HostileCase[] = [
       body: json({ events: [{ ...event, session_id: { $ne: null } }] }),
     }),
   },
-  ...FORBIDDEN_IN_A_LINE.map(([what, text]): HostileCase => ({
-    name: `an analytics event whose path has ${what}`,
-    endpoint: 'POST /api/analytics/events',
-    category: 'unicode edge case',
-    status: 400,
-    send: () => analytics({ path: `/vote/${text}` }),
-  })),
-  ...(['session_id', 'logo_id'] as const).flatMap((field) =>
-    [CONTROL_TEXTS[0], CONTROL_TEXTS[1], DIRECTION_TEXTS[0]].map(([what, text]): HostileCase => ({
-      name: `an analytics event whose ${field} has ${what}`,
-      endpoint: 'POST /api/analytics/events',
-      category: 'unicode edge case',
-      status: 400,
-      send: () => analytics({ [field]: text }),
-    })),
-  ),
   {
     name: 'an analytics batch sent as text/plain',
     endpoint: 'POST /api/analytics/events',
@@ -1483,6 +1467,17 @@ export const CORPUS: HostileCase[] = [
       body: json({ events: [event] }),
     }),
   },
+
+  // ── Every free-text field of every endpoint ───────────────────────────────────────────────────────────
+  ...TEXT_FIELDS.flatMap(({ field, endpoint, multiline, send }) =>
+    (multiline ? FORBIDDEN_TEXTS : FORBIDDEN_IN_A_LINE).map(([what, text]): HostileCase => ({
+      name: `${field} with ${what}`,
+      endpoint,
+      category: 'unicode edge case',
+      status: 400,
+      send: (ctx) => send(ctx, text),
+    })),
+  ),
 
   // ── Anything else under /api, and requests that are not HTTP ──────────────────────────────────────────
   {
