@@ -123,3 +123,26 @@ export const HOSTILE_SVGS: Record<string, string> = {
 /** An SVG that declares a canvas far over the pixel limit. */
 export const hugeSvg = (): string =>
   svg('<rect width="10" height="10"/>').replace('width="64" height="64"', 'width="100000" height="100000"');
+
+// ── SVGs that cost too much to draw (issue 32's SVG limits) ──────────────────────────────────────────────────
+
+/**
+ * Nested `<use>`: `levels` groups, each holding `fan` uses of the one before, and one use of the last. It draws
+ * fan^levels squares from a kilobyte or two (10^8 from 1.6 kB at 8 levels of 10).
+ */
+export const nestedUseSvg = (levels: number, fan = 10): string => {
+  let defs = '<g id="a0"><rect width="1" height="1" fill="#c33"/></g>';
+  for (let level = 1; level <= levels; level += 1)
+    defs += `<g id="a${level}">${Array.from({ length: fan }, (_, index) => `<use href="#a${level - 1}" x="${index % 2}"/>`).join('')}</g>`;
+  return svg(`<defs>${defs}</defs><use href="#a${levels}"/>`);
+};
+
+/** A `<set>` that rewrites a link to another site, its attribute named through a prefix other than `xlink`. */
+export const xlinkPrefixAnimation = (): string =>
+  svg(
+    '<a href="#logo"><set attributeName="xl:href" to="https://attacker.example/" begin="0s"/><rect id="logo" width="64" height="64"/></a>',
+    ' xmlns:xl="http://www.w3.org/1999/xlink"',
+  );
+
+/** `<use>` elements that draw each other. */
+export const useCycleSvg = (): string => svg('<g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g>');
