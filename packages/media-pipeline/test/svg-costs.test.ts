@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SVG_SETTINGS, SvgRenderTimeout, SvgRenderer, checkSvg, type SvgSettings } from '../src';
+import sharp from 'sharp';
+import { DEFAULT_SVG_SETTINGS, SvgRenderTimeout, SvgRenderer, SvgTooComplex, checkSvg, renderLinkPreview, type SvgSettings } from '../src';
 
 const XLINK = 'http://www.w3.org/1999/xlink';
 const doc = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="${XLINK}" width="64" height="64">${body}</svg>`;
@@ -159,5 +160,15 @@ describe('SVG renderer', () => {
     );
     const inspected = await renderer.inspect({ svg: Buffer.from(declared), maxPixels: 25_000_000, side: 512 });
     expect(inspected).toMatchObject({ format: 'svg', width: 4000, height: 4000, preview: { width: 512, height: 512 } });
+  });
+
+  it('draws a link preview of an SVG logo, and refuses one over the limits with a 422 rather than drawing it', async () => {
+    const logo = { data: Buffer.from(doc('<circle cx="32" cy="32" r="24" fill="#1e5ac8"/>')), isSvg: true };
+    const preview = await renderLinkPreview([logo], 'Which one?');
+    expect((await sharp(preview).metadata()).width).toBe(1200);
+    const bomb = { data: Buffer.from(nestedUseBomb(8)), isSvg: true };
+    const refusal = await renderLinkPreview([logo, bomb], 'Which one?').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(SvgTooComplex);
+    expect(refusal).toMatchObject({ status: 422, message: expect.stringMatching(/^A logo of this poll is too complex to draw safely/) });
   });
 });
