@@ -59,9 +59,10 @@ async function checkedSvg(file: UploadedFile, settings: SvgSettings): Promise<Bu
     throw new UploadRejected(415, `"${file.originalName}" is not ${ACCEPTED}`, 'type', { detected: 'text that is not UTF-8' });
   }
   const verdict = checkSvg(text, settings);
+  // First: markup too large to parse is refused as such, whether or not it would have been an SVG document.
+  if (verdict.tooComplex.length > 0) throw new SvgTooComplex(`"${file.originalName}"`, verdict.tooComplex);
   if (!verdict.isSvg)
     throw new UploadRejected(415, `"${file.originalName}" is not ${ACCEPTED}`, 'type', { detected: 'markup that is not an SVG document' });
-  if (verdict.tooComplex.length > 0) throw new SvgTooComplex(`"${file.originalName}"`, verdict.tooComplex);
   if (verdict.problems.length > 0) {
     throw new UploadRejected(
       422,

@@ -68,6 +68,11 @@ describe('SVG costs', () => {
     expect(verdict.tooComplex).toEqual(['more than 50 elements']);
   });
 
+  it('refuses more markup than the element limit allows without parsing it', () => {
+    const verdict = checkSvg(doc('<!---->'.repeat(200)), settings({ SVG_MAX_ELEMENTS: 50 }));
+    expect(verdict.tooComplex).toEqual(['more than 100 tags']);
+  });
+
   it('stops parsing at the attribute limit', () => {
     const attributes = Array.from({ length: 5000 }, (_, index) => `data-a${index}="1"`).join(' ');
     const verdict = checkSvg(doc(`<rect ${attributes}/>`), settings({ SVG_MAX_ATTRIBUTES: 20 }));
