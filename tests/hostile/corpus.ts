@@ -6,6 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import type { HttpCall, Part } from './support/http';
 import { multipart } from './support/http';
+import { nestedUseSvg } from '../../packages/media-pipeline/test/fixtures';
 import {
   HOSTILE_SVGS,
   emptyZip,
@@ -13,7 +14,6 @@ import {
   gzipBomb,
   hugeSvg,
   jpegClaiming,
-  nestedUseSvg,
   useCycleSvg,
   xlinkPrefixAnimation,
   jpegScriptPolyglot,

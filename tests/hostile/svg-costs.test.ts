@@ -4,14 +4,15 @@
  * namespace by its URI, whatever the prefix an attacker binds to it.
  */
 import { testStack } from '../support/stack-env';
-import { nestedUseSvg, useCycleSvg, xlinkPrefixAnimation } from './support/fixtures';
+import { nestedUseSvg } from '../../packages/media-pipeline/test/fixtures';
+import { useCycleSvg, xlinkPrefixAnimation } from './support/fixtures';
 import { call, jsonMessage, multipart, targetOf, type Answer } from './support/http';
 
 const { gatewayUrl } = testStack();
 /** Addresses of this file alone, so the gateway's per-address limits count these requests apart. */
 const target = (index: number) => targetOf(gatewayUrl, `127.0.0.${170 + index}`);
 
-function send(path: string, field: string, name: string, svg: string, from: number): Promise<Answer> {
+function send(path: string, field: string, name: string, svg: string | Buffer, from: number): Promise<Answer> {
   const { body, contentType } = multipart([{ name: field, filename: name, type: 'image/svg+xml', data: svg }]);
   return call(target(from), { method: 'POST', path, headers: { 'Content-Type': contentType }, body }, 120_000);
 }

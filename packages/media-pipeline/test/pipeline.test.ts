@@ -11,7 +11,7 @@ import {
   type UploadPipeline,
   type UploadedFile,
 } from '../src';
-import { jpeg, pixelBombPng, png, svg, webp, zipArchive } from './fixtures';
+import { jpeg, nestedUseSvg, pixelBombPng, png, svg, webp, zipArchive } from './fixtures';
 
 // The real classifier (nsfwjs on TensorFlow.js's WebAssembly backend), loaded once for the file.
 jest.setTimeout(30_000);
@@ -112,10 +112,7 @@ describe('the upload pipeline', () => {
   });
 
   it('refuses an SVG too complex to draw before drawing it, naming what is over the limit', async () => {
-    // 8 levels of 10 uses of the level before: 10^8 squares from 1.6 kB.
-    let defs = '<g id="a0"><rect width="1" height="1"/></g>';
-    for (let level = 1; level <= 8; level += 1) defs += `<g id="a${level}">${`<use href="#a${level - 1}"/>`.repeat(10)}</g>`;
-    const error = await rejection(pipeline, fileOf(svg(`<defs>${defs}</defs><use href="#a8"/>`), 'bomb.svg'));
+    const error = await rejection(pipeline, fileOf(nestedUseSvg(8), 'bomb.svg'));
     expect(error).toBeInstanceOf(SvgTooComplex);
     expect(error.status).toBe(422);
     expect(error.stage).toBe('svg');
@@ -128,9 +125,7 @@ describe('the upload pipeline', () => {
     // 10^5 squares: within these raised limits, and seconds of librsvg's time.
     const raised = { ...DEFAULT_SVG_SETTINGS, SVG_MAX_INSTANCES: 1e9, SVG_RENDER_TIMEOUT_MS: 1000 };
     const slow = createUploadPipeline({ moderation: classifier, svg: raised });
-    let defs = '<g id="a0"><rect width="1" height="1"/></g>';
-    for (let level = 1; level <= 5; level += 1) defs += `<g id="a${level}">${`<use href="#a${level - 1}"/>`.repeat(10)}</g>`;
-    const error = await rejection(slow, fileOf(svg(`<defs>${defs}</defs><use href="#a5"/>`), 'slow.svg'));
+    const error = await rejection(slow, fileOf(nestedUseSvg(5), 'slow.svg'));
     expect(error).toBeInstanceOf(SvgTooComplex);
     expect(error.message).toMatch(/^"slow\.svg" is too complex to draw safely: drawing it took longer than 1 s/);
   }, 60_000);

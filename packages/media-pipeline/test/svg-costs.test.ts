@@ -2,23 +2,16 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { DEFAULT_SVG_SETTINGS, SvgRenderTimeout, SvgRenderer, SvgTooComplex, checkSvg, renderLinkPreview, type SvgSettings } from '../src';
+import { nestedUseSvg } from './fixtures';
 
 const XLINK = 'http://www.w3.org/1999/xlink';
 const doc = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="${XLINK}" width="64" height="64">${body}</svg>`;
-
-/** `levels` groups, each of `fan` <use> elements of the one before: fan^levels squares drawn from a kilobyte or two. */
-function nestedUseBomb(levels: number, fan = 10): string {
-  let defs = '<g id="a0"><rect width="1" height="1" fill="#c33"/></g>';
-  for (let level = 1; level <= levels; level += 1)
-    defs += `<g id="a${level}">${Array.from({ length: fan }, () => `<use href="#a${level - 1}"/>`).join('')}</g>`;
-  return doc(`<defs>${defs}</defs><use href="#a${levels}"/>`);
-}
 
 const settings = (overrides: Partial<SvgSettings>): SvgSettings => ({ ...DEFAULT_SVG_SETTINGS, ...overrides });
 
 describe('SVG costs', () => {
   it('counts the instances of nested <use> without expanding them, and refuses 10^8 of them', () => {
-    const verdict = checkSvg(nestedUseBomb(8));
+    const verdict = checkSvg(nestedUseSvg(8).toString());
     expect(verdict.isSvg).toBe(true);
     expect(verdict.costs.uses).toBe(81);
     expect(verdict.costs.instances).toBeGreaterThan(1e8);
@@ -26,13 +19,13 @@ describe('SVG costs', () => {
   });
 
   it('refuses 10^5 instances in a kilobyte', () => {
-    const bomb = nestedUseBomb(5);
+    const bomb = nestedUseSvg(5);
     expect(bomb.length).toBeLessThan(1500);
-    expect(checkSvg(bomb).tooComplex).not.toEqual([]);
+    expect(checkSvg(bomb.toString()).tooComplex).not.toEqual([]);
   });
 
   it('counts a <use> of a group of uses as the product, not the sum', () => {
-    const { costs } = checkSvg(nestedUseBomb(2, 3));
+    const { costs } = checkSvg(nestedUseSvg(2, 3).toString());
     // a0 and its rect: 2; a1 and 3 uses of a0: 1 + 3 × 3 = 10; a2 and 3 uses of a1: 1 + 3 × 11 = 34;
     // the root, defs, those three, and the top use of a2.
     expect(costs).toEqual({ elements: 13, uses: 7, referenceDepth: 3, instances: 1 + 1 + 2 + 10 + 34 + 35, cycle: false });
@@ -83,7 +76,7 @@ describe('SVG costs', () => {
     expect(checkSvg(doc('<rect id="r"/>' + '<use href="#r"/>'.repeat(11)), settings({ SVG_MAX_USES: 10 })).tooComplex).toEqual([
       '11 <use> elements (at most 10)',
     ]);
-    expect(checkSvg(nestedUseBomb(3, 1), settings({ SVG_MAX_REFERENCE_DEPTH: 3 })).tooComplex).toEqual([
+    expect(checkSvg(nestedUseSvg(3, 1).toString(), settings({ SVG_MAX_REFERENCE_DEPTH: 3 })).tooComplex).toEqual([
       'references nested 4 deep (at most 3)',
     ]);
   });
@@ -151,7 +144,7 @@ describe('SVG renderer', () => {
   it('stops a drawing that runs past its time budget, and draws the next one in a new process', async () => {
     const renderer = new SvgRenderer(1500);
     // Within the cost limits if they were raised, and seconds of librsvg's time.
-    const slow = Buffer.from(nestedUseBomb(5));
+    const slow = nestedUseSvg(5);
     await expect(renderer.fit({ svg: slow, side: 256 })).rejects.toBeInstanceOf(SvgRenderTimeout);
     const png = await renderer.fit({ svg: Buffer.from(doc('<rect width="64" height="64" fill="#36c"/>')), side: 128 });
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
@@ -171,7 +164,7 @@ describe('SVG renderer', () => {
     const logo = { data: Buffer.from(doc('<circle cx="32" cy="32" r="24" fill="#1e5ac8"/>')), isSvg: true };
     const preview = await renderLinkPreview([logo], 'Which one?');
     expect((await sharp(preview).metadata()).width).toBe(1200);
-    const bomb = { data: Buffer.from(nestedUseBomb(8)), isSvg: true };
+    const bomb = { data: nestedUseSvg(8), isSvg: true };
     const refusal = await renderLinkPreview([logo, bomb], 'Which one?').catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(SvgTooComplex);
     expect(refusal).toMatchObject({ status: 422, message: expect.stringMatching(/^A logo of this poll is too complex to draw safely/) });

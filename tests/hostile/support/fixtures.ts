@@ -126,17 +126,6 @@ export const hugeSvg = (): string =>
 
 // ── SVGs that cost too much to draw (issue 32's SVG limits) ──────────────────────────────────────────────────
 
-/**
- * Nested `<use>`: `levels` groups, each holding `fan` uses of the one before, and one use of the last. It draws
- * fan^levels squares from a kilobyte or two (10^8 from 1.6 kB at 8 levels of 10).
- */
-export const nestedUseSvg = (levels: number, fan = 10): string => {
-  let defs = '<g id="a0"><rect width="1" height="1" fill="#c33"/></g>';
-  for (let level = 1; level <= levels; level += 1)
-    defs += `<g id="a${level}">${Array.from({ length: fan }, (_, index) => `<use href="#a${level - 1}" x="${index % 2}"/>`).join('')}</g>`;
-  return svg(`<defs>${defs}</defs><use href="#a${levels}"/>`);
-};
-
 /** A `<set>` that rewrites a link to another site, its attribute named through a prefix other than `xlink`. */
 export const xlinkPrefixAnimation = (): string =>
   svg(
