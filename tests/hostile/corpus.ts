@@ -6,6 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import type { HttpCall, Part } from './support/http';
 import { multipart } from './support/http';
+import { nestedUseSvg } from '../../packages/media-pipeline/test/fixtures';
 import {
   HOSTILE_SVGS,
   emptyZip,
@@ -13,6 +14,8 @@ import {
   gzipBomb,
   hugeSvg,
   jpegClaiming,
+  useCycleSvg,
+  xlinkPrefixAnimation,
   jpegScriptPolyglot,
   pngBomb,
   pngHtmlPolyglot,
@@ -536,6 +539,43 @@ export const CORPUS: HostileCase[] = [
     status: [415, 422],
     send: () => create([logo('logo.svg', document, 'image/svg+xml')]),
   })),
+  // ── SVGs too costly to draw, and XLink by another prefix (the SVG limits) ───────────────────────────────────
+  {
+    name: 'an SVG of nested <use> drawing 10^8 squares from 1.6 kB',
+    endpoint: 'POST /api/sessions',
+    category: 'decompression bomb',
+    status: 422,
+    send: () => create([logo('bomb.svg', nestedUseSvg(8), 'image/svg+xml')]),
+  },
+  {
+    name: 'an SVG of nested <use> drawing 10^8 squares, to the moderation test',
+    endpoint: 'POST /api/test/moderate',
+    category: 'decompression bomb',
+    status: 422,
+    send: () => moderate([{ name: 'image', filename: 'bomb.svg', type: 'image/svg+xml', data: nestedUseSvg(8) }]),
+  },
+  {
+    name: 'an SVG logo of 10^5 <use> instances in 1 kB',
+    endpoint: 'POST /api/sessions',
+    category: 'decompression bomb',
+    status: 422,
+    send: () => create([logo('logo.svg', nestedUseSvg(5), 'image/svg+xml')]),
+  },
+  {
+    name: 'an SVG whose <use> elements draw each other',
+    endpoint: 'POST /api/sessions',
+    category: 'decompression bomb',
+    status: 422,
+    send: () => create([logo('cycle.svg', useCycleSvg(), 'image/svg+xml')]),
+  },
+  {
+    name: 'an SVG animating xl:href (the XLink namespace under another prefix)',
+    endpoint: 'POST /api/sessions',
+    category: 'SVG script',
+    status: 422,
+    send: () => create([logo('link.svg', xlinkPrefixAnimation(), 'image/svg+xml')]),
+  },
+  // ── end of the SVG limits' cases ───────────────────────────────────────────────────────────────────────────
   {
     name: 'a PNG of 10000×10000 pixels in 12 KB',
     endpoint: 'POST /api/sessions',

@@ -20,3 +20,17 @@ export class UploadRejected extends HttpError {
     this.name = 'UploadRejected';
   }
 }
+
+/**
+ * An SVG that would cost too much to draw (too many elements or references, or a drawing that ran out of
+ * time): refused before it is judged, like a file over the size limit, so the moderation test answers it
+ * with this 422 rather than a verdict. `subject` names the file ('"logo.svg"').
+ */
+export class SvgTooComplex extends UploadRejected {
+  constructor(subject: string, problems: string[]) {
+    super(422, `${subject} is too complex to draw safely: ${problems.join('; ')}. Please simplify the SVG or send a PNG.`, 'svg', {
+      problems,
+    });
+    this.name = 'SvgTooComplex';
+  }
+}

@@ -1,9 +1,11 @@
 // @logovote/media-pipeline: the checks every uploaded image passes, shared by poll creation and the moderation test.
 export { multipartUpload, receivedUpload, type MultipartOptions, type ReceivedUpload, type UploadedFile } from './multipart';
 export { createUploadPipeline, type InspectedImage, type UploadPipeline, type UploadPipelineOptions } from './pipeline';
-export { UploadRejected, type UploadStage } from './errors';
+export { SvgTooComplex, UploadRejected, type UploadStage } from './errors';
 export { IMAGE_FORMATS, contentTypeOfFilename, sniffImageFormat, type FormatInfo, type ImageFormat } from './formats';
 export { checkSvg, type SvgVerdict } from './svg-policy';
+export { DEFAULT_SVG_SETTINGS, svgEnv, type SvgCosts, type SvgSettings } from './svg-costs';
+export { SvgRenderTimeout, SvgRenderer, svgRenderer } from './svg-render';
 export {
   ModerationUnavailable,
   MODERATION_UNAVAILABLE,

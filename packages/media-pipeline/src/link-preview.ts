@@ -2,6 +2,10 @@ import { dirname, join } from 'node:path';
 import { PREVIEW_IMAGE_HEIGHT as HEIGHT, PREVIEW_IMAGE_WIDTH as WIDTH, MAX_LOGO_PIXELS } from '@logovote/contracts';
 import escapeHtml from 'escape-html';
 import sharp from 'sharp';
+import { SvgTooComplex } from './errors';
+import { DEFAULT_SVG_SETTINGS, type SvgSettings } from './svg-costs';
+import { checkSvg } from './svg-policy';
+import { SvgRenderTimeout, svgRenderer } from './svg-render';
 
 /** A stored logo as the preview draws it. */
 export interface PreviewLogo {
@@ -82,18 +86,25 @@ async function brandImage(): Promise<Placed> {
   return { input: text.data, left: Math.round((WIDTH - text.width) / 2), top: BRAND_TOP };
 }
 
-/** A logo fitted into a square of `side` pixels, on a transparent ground. */
-async function fittedLogo(logo: PreviewLogo, side: number): Promise<Buffer> {
-  let density: number | undefined;
-  if (logo.isSvg) {
-    // An SVG is drawn at the size it is fitted to, not scaled up from its own (often small) size.
-    const { width, height } = await sharp(logo.data).metadata();
-    if (width && height) density = Math.min(1200, Math.max(72, (72 * side) / Math.max(width, height)));
+/**
+ * A logo fitted into a square of `side` pixels, on a transparent ground. An SVG is checked against the cost
+ * limits again (it may have been stored under other limits) and drawn in the renderer's child process, under
+ * its time budget, at the size it is fitted to.
+ */
+async function fittedLogo(logo: PreviewLogo, side: number, settings: SvgSettings): Promise<Buffer> {
+  if (!logo.isSvg) {
+    return sharp(logo.data, { limitInputPixels: MAX_LOGO_PIXELS })
+      .resize(side, side, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+      .png()
+      .toBuffer();
   }
-  return sharp(logo.data, { limitInputPixels: MAX_LOGO_PIXELS, ...(density ? { density } : {}) })
-    .resize(side, side, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
-    .png()
-    .toBuffer();
+  const { tooComplex } = checkSvg(logo.data.toString('utf8'), settings);
+  if (tooComplex.length > 0) throw new SvgTooComplex('A logo of this poll', tooComplex);
+  return svgRenderer(settings.SVG_RENDER_TIMEOUT_MS)
+    .fit({ svg: logo.data, side })
+    .catch((error: unknown) => {
+      throw error instanceof SvgRenderTimeout ? new SvgTooComplex('A logo of this poll', [error.message]) : error;
+    });
 }
 
 /**
@@ -101,7 +112,11 @@ async function fittedLogo(logo: PreviewLogo, side: number): Promise<Buffer> {
  * its 1-4 logos, each fitted into a white card on a neutral ground. The cards are an SVG made of numbers only;
  * the question reaches Pango escaped, never an SVG document.
  */
-export async function renderLinkPreview(logos: PreviewLogo[], question: string | undefined): Promise<Buffer> {
+export async function renderLinkPreview(
+  logos: PreviewLogo[],
+  question: string | undefined,
+  svgSettings: SvgSettings = DEFAULT_SVG_SETTINGS,
+): Promise<Buffer> {
   const count = Math.max(1, logos.length);
   const side = Math.floor(Math.min(LOGOS_HEIGHT, (WIDTH - 2 * MARGIN - (count - 1) * GAP) / count));
   const rowLeft = Math.round((WIDTH - (count * side + (count - 1) * GAP)) / 2);
@@ -119,7 +134,7 @@ export async function renderLinkPreview(logos: PreviewLogo[], question: string |
     brandImage(),
     titleImage(question?.trim() || DEFAULT_PREVIEW_TITLE),
     ...logos.map(async (logo, index) => ({
-      input: await fittedLogo(logo, side - 2 * padding),
+      input: await fittedLogo(logo, side - 2 * padding, svgSettings),
       left: cards[index]!.left + padding,
       top: cards[index]!.top + padding,
     })),

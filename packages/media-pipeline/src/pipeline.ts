@@ -1,11 +1,13 @@
 import { open, readFile } from 'node:fs/promises';
 import { MAX_LOGO_PIXELS } from '@logovote/contracts';
 import sharp from 'sharp';
-import { UploadRejected } from './errors';
+import { SvgTooComplex, UploadRejected } from './errors';
 import { IMAGE_FORMATS, SNIFF_BYTES, sniffImageFormat, type FormatInfo, type ImageFormat } from './formats';
-import type { ModerationProvider, ModerationVerdict } from './moderation/provider';
+import type { ModerationImage, ModerationProvider, ModerationVerdict } from './moderation/provider';
 import type { UploadedFile } from './multipart';
+import { DEFAULT_SVG_SETTINGS, type SvgSettings } from './svg-costs';
 import { checkSvg } from './svg-policy';
+import { SvgRenderTimeout, svgRenderer, type SvgRenderer } from './svg-render';
 
 // Each upload is read once; libvips' cache would only hold deleted temporary files open.
 sharp.cache(false);
@@ -25,6 +27,8 @@ export interface InspectedImage extends FormatInfo {
 export interface UploadPipelineOptions {
   moderation: ModerationProvider;
   maxPixels?: number;
+  /** The SVG cost limits and time budget (svgEnv); the defaults when not given. */
+  svg?: SvgSettings;
 }
 
 /** The checks every uploaded image passes before it is stored or judged (poll creation and the moderation test). */
@@ -45,8 +49,8 @@ async function readHead(path: string): Promise<Buffer> {
   }
 }
 
-/** SVG text must be valid UTF-8 and pass the SVG policy; returns the bytes sharp renders. */
-async function checkedSvg(file: UploadedFile): Promise<Buffer> {
+/** SVG text must be valid UTF-8, cheap enough to draw and pass the SVG policy; returns the bytes to draw. */
+async function checkedSvg(file: UploadedFile, settings: SvgSettings): Promise<Buffer> {
   const bytes = await readFile(file.path);
   let text: string;
   try {
@@ -54,7 +58,9 @@ async function checkedSvg(file: UploadedFile): Promise<Buffer> {
   } catch {
     throw new UploadRejected(415, `"${file.originalName}" is not ${ACCEPTED}`, 'type', { detected: 'text that is not UTF-8' });
   }
-  const verdict = checkSvg(text);
+  const verdict = checkSvg(text, settings);
+  // First: markup too large to parse is refused as such, whether or not it would have been an SVG document.
+  if (verdict.tooComplex.length > 0) throw new SvgTooComplex(`"${file.originalName}"`, verdict.tooComplex);
   if (!verdict.isSvg)
     throw new UploadRejected(415, `"${file.originalName}" is not ${ACCEPTED}`, 'type', { detected: 'markup that is not an SVG document' });
   if (verdict.problems.length > 0) {
@@ -68,8 +74,48 @@ async function checkedSvg(file: UploadedFile): Promise<Buffer> {
   return bytes;
 }
 
+/** What the checks after decoding need: the decoded format and size, and the preview when within the pixel limit. */
+interface Decoded {
+  format: string | undefined;
+  width: number | undefined;
+  height: number | undefined;
+  preview?: ModerationImage;
+}
+
+async function decodeRaster(path: string, maxPixels: number): Promise<Decoded> {
+  // Reading the header costs nothing whatever the size, so it is read unlimited to name the dimensions.
+  const { format, width, height } = await sharp(path, { limitInputPixels: false }).metadata();
+  if (!width || !height || width * height > maxPixels) return { format, width, height };
+  // Decoding every pixel (not just the header) proves the file is intact; the small copy feeds moderation.
+  // limitInputPixels makes libvips itself refuse an oversized image too, whatever the header said.
+  const { data, info } = await sharp(path, { limitInputPixels: maxPixels, failOn: 'warning' })
+    .flatten({ background: '#ffffff' })
+    .resize(PREVIEW_SIDE, PREVIEW_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { format, width, height, preview: { data, width: info.width, height: info.height } };
+}
+
+/** An SVG is drawn in the renderer's child process, under its time budget and at the preview's size at most. */
+async function decodeSvg(renderer: SvgRenderer, svg: Buffer, maxPixels: number): Promise<Decoded> {
+  const { preview, ...header } = await renderer.inspect({ svg, maxPixels, side: PREVIEW_SIDE });
+  if (!preview) return header;
+  return {
+    ...header,
+    preview: {
+      data: Buffer.from(preview.data.buffer, preview.data.byteOffset, preview.data.byteLength),
+      width: preview.width,
+      height: preview.height,
+    },
+  };
+}
+
 export function createUploadPipeline(options: UploadPipelineOptions): UploadPipeline {
   const maxPixels = options.maxPixels ?? MAX_LOGO_PIXELS;
+  const svgSettings = options.svg ?? DEFAULT_SVG_SETTINGS;
+  const renderer = svgRenderer(svgSettings.SVG_RENDER_TIMEOUT_MS);
 
   async function inspect(file: UploadedFile): Promise<InspectedImage> {
     const format = sniffImageFormat(await readHead(file.path));
@@ -77,20 +123,21 @@ export function createUploadPipeline(options: UploadPipelineOptions): UploadPipe
       const details = { detected: null, declaredType: file.declaredType };
       throw new UploadRejected(415, `"${file.originalName}" is not ${ACCEPTED}`, 'type', details);
     }
-    const input = format === 'svg' ? await checkedSvg(file) : file.path;
     const unreadable = (error: unknown) =>
       new UploadRejected(422, `"${file.originalName}" could not be read as a ${format.toUpperCase()} image`, 'decode', {
         error: error instanceof Error ? error.message : String(error),
       });
-    // Reading the header costs nothing whatever the size, so it is read unlimited to name the dimensions.
-    const metadata = await sharp(input, { limitInputPixels: false })
-      .metadata()
-      .catch((error: unknown) => Promise.reject(unreadable(error)));
+    const decoded = await (
+      format === 'svg' ? decodeSvg(renderer, await checkedSvg(file, svgSettings), maxPixels) : decodeRaster(file.path, maxPixels)
+    ).catch((error: unknown) => {
+      if (error instanceof SvgRenderTimeout) throw new SvgTooComplex(`"${file.originalName}"`, [error.message]);
+      throw error instanceof UploadRejected ? error : unreadable(error);
+    });
     // The bytes must decode as the format they start like (a PNG signature on anything else is refused).
-    if (metadata.format !== format) throw unreadable(new Error(`decoded as ${String(metadata.format)}`));
-    const { width, height } = metadata;
+    if (decoded.format !== format) throw unreadable(new Error(`decoded as ${String(decoded.format)}`));
+    const { width, height, preview } = decoded;
     if (!width || !height) throw unreadable(new Error('no dimensions'));
-    if (width * height > maxPixels) {
+    if (width * height > maxPixels || !preview) {
       throw new UploadRejected(
         422,
         `"${file.originalName}" is ${width}×${height} pixels; logos may have at most ${maxPixels / 1_000_000} million pixels`,
@@ -99,18 +146,7 @@ export function createUploadPipeline(options: UploadPipelineOptions): UploadPipe
       );
     }
 
-    // Decoding every pixel (not just the header) proves the file is intact; the small copy feeds moderation.
-    // limitInputPixels makes libvips itself refuse an oversized image too, whatever the header said.
-    const preview = await sharp(input, { limitInputPixels: maxPixels, failOn: 'warning' })
-      .flatten({ background: '#ffffff' })
-      .resize(PREVIEW_SIDE, PREVIEW_SIDE, { fit: 'inside', withoutEnlargement: true })
-      .toColourspace('srgb')
-      .removeAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true })
-      .catch((error: unknown) => Promise.reject(unreadable(error)));
-
-    const moderation = await options.moderation.moderate({ data: preview.data, width: preview.info.width, height: preview.info.height });
+    const moderation = await options.moderation.moderate(preview);
     if (!moderation.isValid) {
       throw new UploadRejected(
         422,

@@ -16,6 +16,17 @@ export const svg = (body = '<circle cx="32" cy="32" r="24" fill="#1e5ac8"/>') =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">${body}</svg>`,
   );
 
+/**
+ * Nested `<use>`: `levels` groups, each holding `fan` uses of the one before, and one use of the last. It draws
+ * fan^levels squares from a kilobyte or two (10^8 from 1.6 kB at 8 levels of 10).
+ */
+export const nestedUseSvg = (levels: number, fan = 10) => {
+  let defs = '<g id="a0"><rect width="1" height="1" fill="#c33"/></g>';
+  for (let level = 1; level <= levels; level += 1)
+    defs += `<g id="a${level}">${Array.from({ length: fan }, (_, index) => `<use href="#a${level - 1}" x="${index % 2}"/>`).join('')}</g>`;
+  return svg(`<defs>${defs}</defs><use href="#a${levels}"/>`);
+};
+
 function pngChunk(type: string, data: Buffer): Buffer {
   const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);
   const length = Buffer.alloc(4);

@@ -2,8 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { NsfwjsModeration, UploadRejected, createUploadPipeline, type UploadPipeline, type UploadedFile } from '../src';
-import { jpeg, pixelBombPng, png, svg, webp, zipArchive } from './fixtures';
+import {
+  DEFAULT_SVG_SETTINGS,
+  NsfwjsModeration,
+  SvgTooComplex,
+  UploadRejected,
+  createUploadPipeline,
+  type UploadPipeline,
+  type UploadedFile,
+} from '../src';
+import { jpeg, nestedUseSvg, pixelBombPng, png, svg, webp, zipArchive } from './fixtures';
 
 // The real classifier (nsfwjs on TensorFlow.js's WebAssembly backend), loaded once for the file.
 jest.setTimeout(30_000);
@@ -102,6 +110,25 @@ describe('the upload pipeline', () => {
     );
     expect(onload.message).toMatch(/event handler attribute onload/);
   });
+
+  it('refuses an SVG too complex to draw before drawing it, naming what is over the limit', async () => {
+    const error = await rejection(pipeline, fileOf(nestedUseSvg(8), 'bomb.svg'));
+    expect(error).toBeInstanceOf(SvgTooComplex);
+    expect(error.status).toBe(422);
+    expect(error.stage).toBe('svg');
+    expect(error.message).toMatch(
+      /^"bomb\.svg" is too complex to draw safely: .*elements to draw once references are expanded \(at most 30,000\)/,
+    );
+  });
+
+  it('refuses an SVG whose drawing runs past the time budget', async () => {
+    // 10^5 squares: within these raised limits, and seconds of librsvg's time.
+    const raised = { ...DEFAULT_SVG_SETTINGS, SVG_MAX_INSTANCES: 1e9, SVG_RENDER_TIMEOUT_MS: 1000 };
+    const slow = createUploadPipeline({ moderation: classifier, svg: raised });
+    const error = await rejection(slow, fileOf(nestedUseSvg(5), 'slow.svg'));
+    expect(error).toBeInstanceOf(SvgTooComplex);
+    expect(error.message).toMatch(/^"slow\.svg" is too complex to draw safely: drawing it took longer than 1 s/);
+  }, 60_000);
 
   it('refuses what the classifier flags (a threshold of 0 flags everything)', async () => {
     const strict = createUploadPipeline({ moderation: new NsfwjsModeration({ threshold: 0 }) });

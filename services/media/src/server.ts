@@ -11,6 +11,9 @@ bootService({
     const moderation = createModerationProvider(config);
     await ensureBucket(store, config.S3_REGION);
     warmUpModeration(moderation, logger);
-    return { app: buildApp({ logger, store, pipeline: createUploadPipeline({ moderation }) }), onShutdown: () => moderation.close() };
+    return {
+      app: buildApp({ logger, store, pipeline: createUploadPipeline({ moderation, svg: config }) }),
+      onShutdown: () => moderation.close(),
+    };
   },
 });

@@ -35,7 +35,7 @@ bootService({
     const app = buildApp({
       logger,
       store,
-      pipeline: createUploadPipeline({ moderation }),
+      pipeline: createUploadPipeline({ moderation, svg: config }),
       csrfSecret: config.CSRF_SECRET,
       publicOrigin: config.PUBLIC_ORIGIN,
       liveCounts,

@@ -123,3 +123,15 @@ export const HOSTILE_SVGS: Record<string, string> = {
 /** An SVG that declares a canvas far over the pixel limit. */
 export const hugeSvg = (): string =>
   svg('<rect width="10" height="10"/>').replace('width="64" height="64"', 'width="100000" height="100000"');
+
+// ── SVGs that cost too much to draw (issue 32's SVG limits) ──────────────────────────────────────────────────
+
+/** A `<set>` that rewrites a link to another site, its attribute named through a prefix other than `xlink`. */
+export const xlinkPrefixAnimation = (): string =>
+  svg(
+    '<a href="#logo"><set attributeName="xl:href" to="https://attacker.example/" begin="0s"/><rect id="logo" width="64" height="64"/></a>',
+    ' xmlns:xl="http://www.w3.org/1999/xlink"',
+  );
+
+/** `<use>` elements that draw each other. */
+export const useCycleSvg = (): string => svg('<g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g>');

@@ -1,13 +1,14 @@
 import { ConfigError } from '@logovote/service-kit';
 import { z } from 'zod';
+import { svgEnv } from '../svg-costs';
 import { BrandModeration } from './brands';
 import { FACE_DETECTORS, FaceModeration } from './faces';
 import { HostedModeration } from './hosted';
 import { NsfwjsModeration } from './nsfwjs';
 import { ModerationSuite, type ModerationCheck } from './suite';
 
-/** Settings of the services that run the upload pipeline. */
-export const moderationEnv = z.object({
+/** Settings of the services that run the upload pipeline (the SVG cost limits among them). */
+export const moderationEnv = svgEnv.extend({
   /**
    * local: the models in the process only (nudity, faces, brand names); http: those and a hosted
    * moderation API (OpenAI moderation protocol) for what no local model covers (violence, hate, ...).
