@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import type { LiveCounts } from '@logovote/contracts';
-import { PollModel, activePoll, deletingPollIds, readVoteCounts, signalSecond, voteSignalsOf, type StoredLogo } from '@logovote/models';
+import { LIVE_ENDED_EVENT, type LiveCounts, type LiveEnded } from '@logovote/contracts';
+import { deletingPollIds, isPollShown, readVoteCounts, signalSecond, voteSignalsOf, type StoredLogo } from '@logovote/models';
 import { runInBackground, type Logger } from '@logovote/service-kit';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
@@ -15,6 +15,8 @@ export interface LiveCountsOptions {
   /** How far behind this replica's clock a votes replica's clock may be (see tick). */
   clockSkewMs?: number;
   readCounts?: (pollId: string) => Promise<Counts>;
+  /** Whether a poll may still be shown (active, not hidden pending review). */
+  isShown?: (pollId: string) => Promise<boolean>;
 }
 
 interface Viewer {
@@ -44,6 +46,7 @@ const MAX_SECONDS_BEHIND = 5;
 const RECONNECT_MS = 5_000;
 
 const eventText = (counts: LiveCounts): string => `data: ${JSON.stringify(counts)}\n\n`;
+const endedEventText = (ended: LiveEnded): string => `event: ${LIVE_ENDED_EVENT}\ndata: ${JSON.stringify(ended)}\n\n`;
 
 /**
  * The live results of one sessions replica (docs/live-results.md): event streams of a poll's counts,
@@ -66,6 +69,7 @@ export class LiveCountsHub {
   private readonly deletionCheckEvery: number;
   private readonly clockSkewMs: number;
   private readonly readCounts: (pollId: string) => Promise<Counts>;
+  private readonly isShown: (pollId: string) => Promise<boolean>;
 
   constructor(private readonly options: LiveCountsOptions) {
     this.tickMs = options.tickMs ?? 250;
@@ -73,6 +77,7 @@ export class LiveCountsHub {
     this.deletionCheckEvery = Math.max(1, Math.round(1000 / DELETION_CHECKS_PER_SECOND / this.tickMs));
     this.clockSkewMs = options.clockSkewMs ?? 250;
     this.readCounts = options.readCounts ?? readVoteCounts;
+    this.isShown = options.isShown ?? isPollShown;
   }
 
   /** How many streams are open on this replica. */
@@ -119,25 +124,30 @@ export class LiveCountsHub {
     const signals = [];
     for (let read = from; read <= second; read++) signals.push(...(await voteSignalsOf(read)));
     const changed = new Set<WatchedPoll>();
+    const unshown = new Set<string>();
     for (const signal of signals) {
       const poll = this.polls.get(signal.pollId);
       if (!poll || this.settled.has(signal._id)) continue;
-      changed.add(poll);
+      // A poll hidden or being deleted: checked (not re-read) until its signal settles, so a stream opened
+      // just before the hide ends too.
+      if (signal.visibility) unshown.add(poll.pollId);
+      else changed.add(poll);
       const signalSecondEnd = (Number(signal._id.split('#', 1)[0]) + 1) * 1000;
       if (signalSecondEnd + this.clockSkewMs <= now) this.settled.add(signal._id);
     }
     for (const id of this.settled) if (Number(id.split('#', 1)[0]) < from) this.settled.delete(id);
     await Promise.all([...changed].map((poll) => this.refresh(poll)));
+    for (const pollId of unshown) if (!(await this.isShown(pollId))) this.end(pollId);
     if (this.ticks % this.deletionCheckEvery === 0) {
       for (const pollId of await deletingPollIds()) this.end(pollId);
     }
     if (this.ticks % this.heartbeatEvery === 0) await this.heartbeat();
   }
 
-  /** A comment on every stream, and the end of those of polls that no longer exist. */
+  /** A comment on every stream, and the end of those of polls that no longer exist or are hidden. */
   private async heartbeat(): Promise<void> {
     for (const poll of [...this.polls.values()]) {
-      if ((await PollModel.exists(activePoll(poll.pollId))) === null) {
+      if (!(await this.isShown(poll.pollId))) {
         this.end(poll.pollId);
         continue;
       }
@@ -182,8 +192,13 @@ export class LiveCountsHub {
     else if (viewer.stream.writable) viewer.stream.write(text);
   }
 
+  /** Ends a poll's streams with an event that says so: the page then reads the poll again (hidden or gone). */
   private end(pollId: string): void {
-    for (const viewer of this.polls.get(pollId)?.viewers ?? []) viewer.stream.end();
+    const ended = endedEventText({ sessionId: pollId });
+    for (const viewer of this.polls.get(pollId)?.viewers ?? []) {
+      if (viewer.stream.writable) viewer.stream.write(ended);
+      viewer.stream.end();
+    }
   }
 
   private leave(poll: WatchedPoll, viewer: Viewer): void {
