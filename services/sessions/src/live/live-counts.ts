@@ -15,8 +15,6 @@ export interface LiveCountsOptions {
   /** How far behind this replica's clock a votes replica's clock may be (see tick). */
   clockSkewMs?: number;
   readCounts?: (pollId: string) => Promise<Counts>;
-  /** Whether a poll may still be shown (active, not hidden pending review). */
-  isShown?: (pollId: string) => Promise<boolean>;
 }
 
 interface Viewer {
@@ -69,7 +67,6 @@ export class LiveCountsHub {
   private readonly deletionCheckEvery: number;
   private readonly clockSkewMs: number;
   private readonly readCounts: (pollId: string) => Promise<Counts>;
-  private readonly isShown: (pollId: string) => Promise<boolean>;
 
   constructor(private readonly options: LiveCountsOptions) {
     this.tickMs = options.tickMs ?? 250;
@@ -77,7 +74,6 @@ export class LiveCountsHub {
     this.deletionCheckEvery = Math.max(1, Math.round(1000 / DELETION_CHECKS_PER_SECOND / this.tickMs));
     this.clockSkewMs = options.clockSkewMs ?? 250;
     this.readCounts = options.readCounts ?? readVoteCounts;
-    this.isShown = options.isShown ?? isPollShown;
   }
 
   /** How many streams are open on this replica. */
@@ -137,7 +133,7 @@ export class LiveCountsHub {
     }
     for (const id of this.settled) if (Number(id.split('#', 1)[0]) < from) this.settled.delete(id);
     await Promise.all([...changed].map((poll) => this.refresh(poll)));
-    for (const pollId of unshown) if (!(await this.isShown(pollId))) this.end(pollId);
+    for (const pollId of unshown) if (!(await isPollShown(pollId))) this.end(pollId);
     if (this.ticks % this.deletionCheckEvery === 0) {
       for (const pollId of await deletingPollIds()) this.end(pollId);
     }
@@ -147,7 +143,7 @@ export class LiveCountsHub {
   /** A comment on every stream, and the end of those of polls that no longer exist or are hidden. */
   private async heartbeat(): Promise<void> {
     for (const poll of [...this.polls.values()]) {
-      if (!(await this.isShown(poll.pollId))) {
+      if (!(await isPollShown(poll.pollId))) {
         this.end(poll.pollId);
         continue;
       }
