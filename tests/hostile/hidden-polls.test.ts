@@ -55,10 +55,12 @@ async function openLive(sessionId: string): Promise<EventStream<unknown>> {
 
 /** How long after `since` the stream ends (or Infinity when it is still open `waitMs` later). */
 async function endsAfter(stream: EventStream<unknown>, since: number, waitMs = 10_000): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
   const ended = await Promise.race([
     stream.ended.then(() => true),
-    new Promise<false>((resolve) => setTimeout(() => resolve(false), waitMs)),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
   ]);
+  clearTimeout(timer);
   return ended ? performance.now() - since : Number.POSITIVE_INFINITY;
 }
 
