@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { AdminPollList, CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { PollModel, VoteModel, insertFirstVotes, listPoll, recordNotifyActivity } from '@logovote/models';
+import { PollModel, VoteModel, insertFirstVotes, listPoll, recordLogoFiles, recordNotifyActivity } from '@logovote/models';
 import { connectMongo, createObjectStore, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { silentLogger, storeSettings } from './integration';
 import { testStack } from './stack-env';
@@ -122,6 +122,11 @@ export async function writePollToDatabase(
   for (const logo of logos) {
     await store.client.putObject(store.bucket, logo.filename, logo.buffer, logo.size, { 'Content-Type': logo.contentType });
   }
+  // The media service serves an image only of a poll that names it (docs/moderation.md).
+  await recordLogoFiles(
+    pollId,
+    logos.map((logo) => logo.filename),
+  );
   // Listed as a created poll is (packages/models/src/poll-list.ts), before it shows as active.
   await listPoll(pollId);
   await PollModel.create({

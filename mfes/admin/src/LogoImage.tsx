@@ -2,15 +2,19 @@ import { AlertTriangleIcon, cn, ImageOffIcon } from '@logovote/ui';
 import { api } from '@logovote/web-client';
 import { useState } from 'react';
 
-type Props = { filename: string; alt: string; broken: boolean; className?: string };
+/**
+ * `admin`: read through /api/admin/logos/ (a poll hidden pending review: its public images are refused,
+ * docs/moderation.md).
+ */
+type Props = { filename: string; alt: string; broken: boolean; admin?: boolean; className?: string };
 
 /** A logo's image, or a crossed-out picture when it cannot be shown (the warning itself comes from the HEAD check). */
-export function LogoImage({ filename, alt, broken, className }: Props) {
+export function LogoImage({ filename, alt, broken, admin = false, className }: Props) {
   const [failed, setFailed] = useState(false);
   if (broken || failed) return <ImageOffIcon data-testid="image-missing" className="size-1/2 max-h-8 max-w-8 text-muted-foreground" />;
   return (
     <img
-      src={api.logoUrl(filename)}
+      src={api.logoUrl(filename, admin)}
       alt={alt}
       loading="lazy"
       decoding="async"

@@ -16,12 +16,13 @@ function Field({ label, children, className }: { label: string; children: ReactN
   );
 }
 
-function LogoItem({ logo }: { logo: Logo }) {
-  const broken = useLogoCheck(logo.filename) === 'broken';
+/** `hidden`: the poll is hidden pending review, and its images are read through the admin API. */
+function LogoItem({ logo, hidden }: { logo: Logo; hidden: boolean }) {
+  const broken = useLogoCheck(logo.filename, true, hidden) === 'broken';
   return (
     <li data-testid="detail-logo" data-broken={broken} className="flex min-w-0 flex-col gap-2 rounded-lg border border-border p-3">
       <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-white p-2">
-        <LogoImage filename={logo.filename} alt={logo.originalName} broken={broken} />
+        <LogoImage filename={logo.filename} alt={logo.originalName} broken={broken} admin={hidden} />
       </div>
       <div className="flex min-w-0 flex-col gap-0.5">
         <p className="truncate text-sm font-medium" title={logo.originalName} data-testid="detail-logo-name">
@@ -99,7 +100,7 @@ export function PollDetails({ poll, onDelete, deleteButtonRef }: Props) {
           <h3 className="text-sm font-medium text-muted-foreground">Logos ({poll.logos.length})</h3>
           <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
             {poll.logos.map((logo) => (
-              <LogoItem key={logo.id} logo={logo} />
+              <LogoItem key={logo.id} logo={logo} hidden={poll.hidden === true} />
             ))}
           </ul>
         </section>

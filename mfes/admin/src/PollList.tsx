@@ -9,8 +9,9 @@ import { useLogoCheck, useSeenOnce } from './use-logo-check';
 
 export const NO_QUESTION = 'No question provided';
 
-function Thumbnail({ logo, check }: { logo: Logo; check: boolean }) {
-  const broken = useLogoCheck(logo.filename, check) === 'broken';
+/** `hidden`: the poll is hidden pending review, and its images are read through the admin API. */
+function Thumbnail({ logo, check, hidden }: { logo: Logo; check: boolean; hidden: boolean }) {
+  const broken = useLogoCheck(logo.filename, check, hidden) === 'broken';
   return (
     <li data-testid="poll-thumbnail" data-broken={broken} className="relative size-11 shrink-0">
       <div
@@ -22,7 +23,7 @@ function Thumbnail({ logo, check }: { logo: Logo; check: boolean }) {
         {broken ? (
           <BrokenImageWarning name={logo.originalName} className="size-6" />
         ) : (
-          <LogoImage filename={logo.filename} alt={logo.originalName} broken={false} />
+          <LogoImage filename={logo.filename} alt={logo.originalName} broken={false} admin={hidden} />
         )}
       </div>
       <Badge
@@ -84,7 +85,7 @@ function PollCard({ poll, selected, onSelect }: CardProps) {
       {poll.logos.length > 0 && (
         <ul aria-label="Logos" className="flex flex-wrap gap-2.5 pt-1.5 pr-2">
           {shown.map((logo) => (
-            <Thumbnail key={logo.id} logo={logo} check={seen} />
+            <Thumbnail key={logo.id} logo={logo} check={seen} hidden={poll.hidden === true} />
           ))}
           {rest > 0 && (
             <li

@@ -67,7 +67,8 @@ function ReportedPollItem({ poll, onRestore, onDelete }: Props) {
             key={logo.id}
             className="flex size-16 items-center justify-center overflow-hidden rounded-md border border-border bg-white p-1"
           >
-            <LogoImage filename={logo.filename} alt={logo.originalName} broken={false} />
+            {/* Through the admin API: a hidden poll's public images are refused (docs/moderation.md). */}
+            <LogoImage filename={logo.filename} alt={logo.originalName} broken={false} admin />
           </li>
         ))}
       </ul>

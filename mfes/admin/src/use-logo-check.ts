@@ -9,11 +9,12 @@ export type LogoCheck = 'pending' | 'ok' | 'broken';
  * Whether the image of a logo can be fetched (spec section 7: HEAD /api/logos/{filename}). One check
  * per file name per page, shared by the card's thumbnail and the detail panel. The image cannot be
  * fetched when the server says it is gone (404) or the check fails (like every read, it is not retried).
+ * `admin`: checked at /api/admin/logos/ (a poll hidden pending review, whose public images are refused).
  */
-export function useLogoCheck(filename: string, enabled = true): LogoCheck {
+export function useLogoCheck(filename: string, enabled = true, admin = false): LogoCheck {
   const query = useQuery({
-    queryKey: ['admin', 'logo-exists', filename],
-    queryFn: () => api.logoExists(filename),
+    queryKey: ['admin', 'logo-exists', filename, admin],
+    queryFn: () => api.logoExists(filename, admin),
     enabled,
   });
   if (query.isError || query.data === false) return 'broken';

@@ -1,4 +1,5 @@
 import type { LiveCounts, SessionView } from '@logovote/contracts';
+import { LIVE_ENDED_EVENT } from '@logovote/web-client';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 
@@ -32,7 +33,8 @@ function whenIdle(task: () => void): () => void {
  * /api/sessions/{id}/live and writes each update's counts into the session view it shows
  * (the query `queryKey`), so it re-renders with them. The counts only ever come from the server. A
  * stream that cannot be opened or breaks is closed and tried again at most a few times; the page then
- * simply keeps its plain results, without a message.
+ * simply keeps its plain results, without a message. A stream that ends because the poll was hidden or
+ * deleted (its 'ended' event) is not opened again: the poll is read again instead.
  */
 export function useLiveCounts(sessionId: string, queryKey: QueryKey, showing: boolean): void {
   const queryClient = useQueryClient();
@@ -54,6 +56,12 @@ export function useLiveCounts(sessionId: string, queryKey: QueryKey, showing: bo
           view ? { ...view, logos: counts.logos, totalVotes: counts.totalVotes } : view,
         );
       };
+      // The poll was hidden pending review or deleted: the stream is over, and the poll read again says which
+      // (the page then shows the notice, or 'not found').
+      source.addEventListener(LIVE_ENDED_EVENT, () => {
+        source?.close();
+        void queryClient.resetQueries({ queryKey: key.current, exact: true });
+      });
       // EventSource would reconnect by itself, forever: close it and decide here.
       source.onerror = () => {
         source?.close();

@@ -11,6 +11,8 @@ export const AdminPoll = z.object({
   creatorEmail: z.string().nullable(),
   paymentPlan: PaymentPlan,
   logos: z.array(Logo),
+  /** Beyond the spec: present (true) only while the poll is hidden pending review; its images are then read at /api/admin/logos/{filename}. */
+  hidden: z.literal(true).optional(),
 });
 export type AdminPoll = z.infer<typeof AdminPoll>;
 export const AdminPollList = z.array(AdminPoll);

@@ -11,3 +11,11 @@ export type LiveCounts = z.infer<typeof LiveCounts>;
 
 /** How many live streams one client address may hold open at the gateway at once (its limit_conn). */
 export const LIVE_STREAMS_PER_ADDRESS = 32;
+
+/**
+ * The named event a stream ends with when its poll stops being shown (hidden pending review, or deleted):
+ * its data is one LiveEnded. The page then reads the poll again, which says why.
+ */
+export const LIVE_ENDED_EVENT = 'ended';
+export const LiveEnded = SessionView.pick({ sessionId: true });
+export type LiveEnded = z.infer<typeof LiveEnded>;

@@ -37,4 +37,5 @@ export {
 export { HostedModeration, type HostedModerationOptions } from './moderation/hosted';
 export { ModerationSuite, type CheckVerdict, type ModerationCheck } from './moderation/suite';
 export { moderationEnv, createModerationProvider, type ModerationSettings } from './moderation/config';
+export { LOGO_NOT_FOUND, requestedLogoName, sendLogoObject } from './logo-response';
 export { renderLinkPreview, DEFAULT_PREVIEW_TITLE, type PreviewLogo } from './link-preview';

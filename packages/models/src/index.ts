@@ -11,4 +11,5 @@ export * from './vote-signals';
 export * from './poll-closure';
 export * from './creator-token';
 export * from './poll-report';
+export * from './poll-visibility';
 export * from './upload-refusal';

@@ -8,13 +8,21 @@ import { isDuplicateKey, tallyLedger } from './tally-ledger';
  * sorts, limits and compares ranges in Go after fetching every row, so a sorted page of 10 000 polls
  * would read all of them. Instead each poll takes the next free list number when it is created, and
  * numbers are grouped in pages of LIST_PAGE_SIZE: a page is one equality query, and the newest number
- * is found with a handful of key lookups. Numbers are never given back (a deleted poll leaves a
- * skipped entry), so the first free number is always the count of numbers taken plus one.
+ * is found with a handful of key lookups. Numbers are never given back (`poll_list` keeps every number
+ * taken), so the first free number is always the count of numbers taken plus one.
+ *
+ * What is read is `poll_list_live`: the same entries, each also naming its block (LIST_PAGES_PER_BLOCK
+ * pages) and volume (LIST_BLOCKS_PER_VOLUME blocks), removed when its poll is deleted. A run of deleted
+ * polls leaves empty pages, blocks and volumes behind, and the reader passes over each empty group with
+ * one indexed existence check, from the largest down: however many polls were deleted, the first page
+ * is full whenever enough polls exist.
  *
  * The number of polls is an exact tally (./tally-ledger): +1 when a poll is listed, -1 when it is
  * deleted. The sessions service writes all of it.
  */
 const LIST_PAGE_SIZE = 20;
+const LIST_PAGES_PER_BLOCK = 20;
+const LIST_BLOCKS_PER_VOLUME = 20;
 
 const listEntrySchema = new Schema(
   {
@@ -27,6 +35,47 @@ const listEntrySchema = new Schema(
 );
 listEntrySchema.index({ page: 1 });
 export const PollListModel = model('PollListEntry', listEntrySchema);
+
+/** The list entries of polls not deleted, with their groups (see above). */
+const liveEntrySchema = new Schema(
+  {
+    _id: { type: Number, required: true, min: 1 },
+    pollId: { type: String, required: true },
+    page: { type: Number, required: true, min: 0 },
+    block: { type: Number, required: true, min: 0 },
+    volume: { type: Number, required: true, min: 0 },
+  },
+  { collection: 'poll_list_live', versionKey: false },
+);
+liveEntrySchema.index({ page: 1 });
+liveEntrySchema.index({ block: 1 });
+liveEntrySchema.index({ volume: 1 });
+liveEntrySchema.index({ pollId: 1 });
+export const LivePollListModel = model('LivePollListEntry', liveEntrySchema);
+
+/** The groups of list numbers, largest first: a group without live entries is skipped whole. */
+const GROUPS = [
+  { field: 'volume', size: LIST_PAGE_SIZE * LIST_PAGES_PER_BLOCK * LIST_BLOCKS_PER_VOLUME },
+  { field: 'block', size: LIST_PAGE_SIZE * LIST_PAGES_PER_BLOCK },
+  { field: 'page', size: LIST_PAGE_SIZE },
+] as const;
+
+const liveEntry = (seq: number, pollId: string) => ({
+  _id: seq,
+  pollId,
+  page: pageOf(seq),
+  block: Math.floor(seq / GROUPS[1].size),
+  volume: Math.floor(seq / GROUPS[0].size),
+});
+
+/** Enters a listed number in the live list (repeatable). */
+async function enterLive(seq: number, pollId: string): Promise<void> {
+  try {
+    await LivePollListModel.create(liveEntry(seq, pollId));
+  } catch (error: unknown) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+}
 
 const pollCount = tallyLedger({ entries: 'poll_ledger', tallies: 'poll_tallies', model: 'PollCount' });
 export const PollCountLedgerModel = pollCount.LedgerModel;
@@ -70,6 +119,7 @@ export async function listPoll(pollId: string): Promise<void> {
     try {
       await PollListModel.create({ _id: seq, page: pageOf(seq), pollId });
       knownTaken = Math.max(knownTaken, seq);
+      await enterLive(seq, pollId);
       return;
     } catch (error: unknown) {
       if (!isDuplicateKey(error)) throw error;
@@ -82,6 +132,7 @@ export async function listPoll(pollId: string): Promise<void> {
 export async function unlistPoll(pollId: string): Promise<void> {
   const counted = await pollCount.head(pollId);
   if (counted.value === LISTED) await pollCount.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: LISTED, to: null });
+  await LivePollListModel.deleteMany({ pollId });
 }
 
 /** How many polls are listed (created and not deleted). */
@@ -92,20 +143,45 @@ export async function countListedPolls(): Promise<number> {
 /** Folds the poll count's ledger (the sessions service's background pass). */
 export const foldPollCount = pollCount.foldDue;
 
-/** Pages read at most for one request: a run of deleted polls ends a page early, with a cursor to go on. */
+/** Pages read at most for one request: a run of polls being created or deleted ends a page early, with a cursor to go on. */
 const MAX_PAGES_READ = 10;
 
 /**
+ * The cursor lowered past every group (volume, block, page) that holds no live entry, so the page just
+ * below it has entries; 1 when none is left. `nonEmpty` remembers the groups found to hold entries
+ * during one request (each is checked once).
+ */
+async function pastEmptyGroups(cursor: number, nonEmpty: Set<string>): Promise<number> {
+  let top = cursor;
+  search: while (top > 1) {
+    for (const { field, size } of GROUPS) {
+      const group = Math.floor((top - 1) / size);
+      const key = `${field}:${group}`;
+      if (nonEmpty.has(key)) continue;
+      if ((await LivePollListModel.exists({ [field]: group })) !== null) {
+        nonEmpty.add(key);
+        continue;
+      }
+      top = group * size;
+      continue search;
+    }
+    return top;
+  }
+  return 1;
+}
+
+/**
  * Up to `limit` active polls listed before list number `before` (the newest when absent), newest first,
- * and the cursor for the next ones (absent at the end of the list).
+ * and the cursor for the next ones (absent when none is left).
  */
 export async function listedPolls(options: { before?: number; limit: number }): Promise<{ polls: Poll[]; next?: number }> {
   const end = await firstFreeNumber();
-  let cursor = Math.min(options.before ?? end, end);
+  const nonEmpty = new Set<string>();
+  let cursor = await pastEmptyGroups(Math.min(options.before ?? end, end), nonEmpty);
   const polls: Poll[] = [];
   for (let pagesRead = 0; polls.length < options.limit && cursor > 1 && pagesRead < MAX_PAGES_READ; pagesRead++) {
     const page = pageOf(cursor - 1);
-    const entries = (await PollListModel.find({ page }, { pollId: 1 }).lean())
+    const entries = (await LivePollListModel.find({ page }, { pollId: 1 }).lean())
       .filter((entry) => entry._id < cursor)
       .sort((a, b) => b._id - a._id);
     const found = await Promise.all(entries.map((entry) => PollModel.findOne(activePoll(entry.pollId)).lean<Poll>()));
@@ -119,10 +195,29 @@ export async function listedPolls(options: { before?: number; limit: number }): 
       const poll = found[index];
       if (poll) polls.push(poll);
     }
-    // Every entry of this page is behind us: the next one starts below it.
-    if (pageDone) cursor = Math.min(cursor, page * LIST_PAGE_SIZE);
+    // Every entry of this page is behind us: the next one starts below it, past any empty groups.
+    if (pageDone) cursor = await pastEmptyGroups(Math.min(cursor, page * LIST_PAGE_SIZE), nonEmpty);
   }
   return cursor > 1 ? { polls, next: cursor } : { polls };
+}
+
+/**
+ * Enters the listed polls that are not deleted in the live list, once per database (lists kept before it
+ * existed): one pass over both collections.
+ */
+export function enterListedPollsLive(): Promise<number> {
+  return runOnce('poll-list-live-1', async () => {
+    const kept = new Set(
+      (await PollModel.find({ state: { $in: ['creating', 'active'] } }, { _id: 1 }).lean<{ _id: string }[]>()).map((poll) => poll._id),
+    );
+    let count = 0;
+    for (const entry of await PollListModel.find({}, { pollId: 1 }).lean()) {
+      if (!kept.has(entry.pollId)) continue;
+      await enterLive(entry._id, entry.pollId);
+      count++;
+    }
+    return count;
+  });
 }
 
 /** Lists the polls created before the list existed, oldest first, once per database. */

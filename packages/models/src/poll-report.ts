@@ -1,6 +1,7 @@
 import { Schema, model } from 'mongoose';
 import { REPORT_CATEGORIES, type ReportCategory } from '@logovote/contracts';
 import { isDuplicateKey } from './tally-ledger';
+import { signalPollVisibility } from './vote-signals';
 
 /**
  * Voters' reports of polls and the admin's reviews of them (issue 18, docs/moderation.md).
@@ -206,6 +207,8 @@ export async function hideIfReportedEnough(pollId: string, round: number, thresh
   const reports = await PollReportModel.countDocuments({ round: roundKey(pollId, round) });
   if (reports < threshold) return false;
   await markRound(pollId, round, 'hidden', now);
+  // Open live results streams of the poll end (docs/moderation.md).
+  await signalPollVisibility(pollId, now.getTime());
   return true;
 }
 

@@ -17,6 +17,8 @@ const voteSignalSchema = new Schema(
     /** Whole seconds since the epoch (the votes replica's clock) when the vote was counted. */
     second: { type: Number, required: true },
     pollId: { type: String, required: true },
+    /** Set on a signal that the poll was hidden or is being deleted (keyed `<second>#<pollId>#visibility`), not that votes changed. */
+    visibility: { type: Boolean },
   },
   { collection: 'vote_signals', versionKey: false },
 );
@@ -64,9 +66,22 @@ export function voteChangeSignaller(): (pollId: string, now?: number) => Promise
   };
 }
 
-/** The signals of one second: which polls' votes changed then (key and poll). */
-export async function voteSignalsOf(second: number): Promise<{ _id: string; pollId: string }[]> {
-  return VoteSignalModel.find({ second }, { pollId: 1 }).lean();
+/**
+ * Signals that a poll stopped being shown (hidden pending review, or being deleted), after that is
+ * written: every sessions replica's live results then end the poll's open streams within a tick or two.
+ */
+export async function signalPollVisibility(pollId: string, now: number = Date.now()): Promise<void> {
+  const second = signalSecond(now);
+  try {
+    await VoteSignalModel.create({ _id: `${second}#${pollId}#visibility`, second, pollId, visibility: true });
+  } catch (error: unknown) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+}
+
+/** The signals of one second: which polls' votes changed then, or stopped being shown (key and poll). */
+export async function voteSignalsOf(second: number): Promise<{ _id: string; pollId: string; visibility?: boolean | null }[]> {
+  return VoteSignalModel.find({ second }, { pollId: 1, visibility: 1 }).lean();
 }
 
 /**

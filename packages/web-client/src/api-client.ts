@@ -47,6 +47,9 @@ export type AdminPollPage = { polls: AdminPollList; total: number; next?: string
 /** A page of the admin's list of refused uploads. */
 export type UploadRefusalPage = { refusals: UploadRefusalList; next?: string };
 
+/** Where the admin reads a logo image whatever its poll's state (behind the admin credentials, like all of /api/admin/). */
+const adminLogoPath = (filename: string) => `/api/admin/logos/${encodeURIComponent(filename)}`;
+
 const nextPagePath = (headers: Headers): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(headers.get('Link') ?? '')?.[1];
 
 export type ApiClientOptions = {
@@ -425,20 +428,24 @@ export function createApiClient(options: ApiClientOptions = {}) {
       return request('/test/fingerprint/votes');
     },
 
-    /** Where the image of a logo is served (GET /api/logos/{filename}). */
-    logoUrl(filename: string): string {
-      return `${baseUrl}/api/logos/${encodeURIComponent(filename)}`;
+    /**
+     * Where the image of a logo is served (GET /api/logos/{filename}); for the admin, `admin` reads it
+     * whatever its poll's state (GET /api/admin/logos/{filename}: the public path refuses a hidden poll's).
+     */
+    logoUrl(filename: string, admin = false): string {
+      return `${baseUrl}${admin ? adminLogoPath(filename) : `/api/logos/${encodeURIComponent(filename)}`}`;
     },
 
     /**
-     * HEAD /api/logos/{filename} (the admin page's check that an image can be fetched): true when it
+     * HEAD /api/logos/{filename}, or with `admin` /api/admin/logos/{filename} (the admin page's check that an
+     * image can be fetched): true when it
      * can, false when the server says it is gone (404); any other failure (429, 5xx, no answer) is
      * thrown, so the caller can tell "missing" from "could not check now". The browser cache is
      * revalidated, never trusted: the object may have been removed since it was last loaded.
      */
-    async logoExists(filename: string): Promise<boolean> {
+    async logoExists(filename: string, admin = false): Promise<boolean> {
       try {
-        await send(`/api/logos/${encodeURIComponent(filename)}`, { method: 'HEAD', cache: 'no-cache' });
+        await send(admin ? adminLogoPath(filename) : `/api/logos/${encodeURIComponent(filename)}`, { method: 'HEAD', cache: 'no-cache' });
         return true;
       } catch (error) {
         if (error instanceof HttpError && error.status === 404) return false;

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { UploadPipeline } from '@logovote/media-pipeline';
-import { createServiceApp, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
+import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { logosRouter } from './routes/logos';
 import { moderationRouter } from './routes/moderation';
 
@@ -10,12 +10,12 @@ export interface MediaDeps {
   pipeline: UploadPipeline;
 }
 
-/** Logo images: serving from object storage, and the moderation test endpoint. */
+/** Logo images: serving from object storage (of polls that may be shown), and the moderation test endpoint. */
 export function buildApp({ logger, store, pipeline }: MediaDeps): Koa {
   return createServiceApp({
     service: 'media',
     logger,
     routers: [logosRouter(store), moderationRouter(pipeline)],
-    readiness: [objectStoreReadiness(store)],
+    readiness: [mongoReadiness, objectStoreReadiness(store)],
   });
 }

@@ -1,5 +1,5 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { bootService, createObjectStore, ensureBucket } from '@logovote/service-kit';
+import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
@@ -9,11 +9,15 @@ bootService({
   async start(config, logger) {
     const store = createObjectStore(config);
     const moderation = createModerationProvider(config);
-    await ensureBucket(store, config.S3_REGION);
+    // The database tells which poll a logo belongs to, and whether it may be shown.
+    await Promise.all([connectMongo(config.MONGODB_URI, logger), ensureBucket(store, config.S3_REGION)]);
     warmUpModeration(moderation, logger);
     return {
       app: buildApp({ logger, store, pipeline: createUploadPipeline({ moderation, svg: config }) }),
-      onShutdown: () => moderation.close(),
+      onShutdown: async () => {
+        await moderation.close();
+        await disconnectMongo();
+      },
     };
   },
 });

@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { findFreePort } from '@logovote/devstack';
-import { NsfwjsModeration, createUploadPipeline } from '@logovote/media-pipeline';
+import { POLL_HIDDEN } from '@logovote/contracts';
+import { LOGO_NOT_FOUND, NsfwjsModeration, createUploadPipeline } from '@logovote/media-pipeline';
+import { LogoFileModel, PollModel, PollModerationModel, hideIfReportedEnough, insertReport, recordLogoFiles } from '@logovote/models';
 import { createObjectStore, type ObjectStore } from '@logovote/service-kit';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
-import { isolatedStore, removeBucket, silentLogger, storeSettings } from '../../../tests/support/integration';
+import {
+  connectTestDatabase,
+  createPoll,
+  dropTestDatabase,
+  isolatedStore,
+  removeBucket,
+  silentLogger,
+  storeSettings,
+  testDatabaseUri,
+} from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
-import { LOGO_NOT_FOUND } from '../src/routes/logos';
 
 // The logos route never touches the classifier; the app still needs a pipeline for the moderation route.
 const pipeline = createUploadPipeline({ moderation: new NsfwjsModeration({ threshold: 0.7 }) });
@@ -20,13 +30,32 @@ let pngBytes: Buffer;
 // Stored directly, as if it had slipped past the upload checks: serving must still make it harmless.
 const hostileSvg = svg('<script>alert(document.domain)</script>');
 
+/** Stores an image under a new name, as a logo of a new poll (in `state`). */
+async function storedLogo(
+  bytes: Buffer,
+  contentType: string,
+  state: 'active' | 'deleting' = 'active',
+): Promise<{ name: string; pollId: string }> {
+  const name = objectName(contentType === 'image/png' ? 'png' : 'svg');
+  await store.client.putObject(store.bucket, name, bytes, bytes.length, { 'Content-Type': contentType });
+  const { sessionId } = await createPoll({ state });
+  await recordLogoFiles(sessionId, [name]);
+  return { name, pollId: sessionId };
+}
+
 beforeAll(async () => {
+  await connectTestDatabase(testDatabaseUri('logos'), [PollModel, LogoFileModel, PollModerationModel]);
   store = await isolatedStore('logos');
   pngBytes = await png();
   await store.client.putObject(store.bucket, pngName, pngBytes, pngBytes.length, { 'Content-Type': 'image/png' });
   await store.client.putObject(store.bucket, svgName, hostileSvg, hostileSvg.length, { 'Content-Type': 'image/svg+xml' });
+  const { sessionId } = await createPoll();
+  await recordLogoFiles(sessionId, [pngName, svgName]);
 });
-afterAll(() => removeBucket(store));
+afterAll(async () => {
+  await removeBucket(store);
+  await dropTestDatabase();
+});
 
 describe('GET and HEAD /api/logos/:filename', () => {
   it('streams the image with its type, length, ETag, long immutable caching and nosniff', async () => {
@@ -73,6 +102,29 @@ describe('GET and HEAD /api/logos/:filename', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: LOGO_NOT_FOUND });
     expect((await request(appOn(store)).head(`/api/logos/${objectName('svg')}`)).status).toBe(404);
+  });
+
+  it('answers 404 for a stored image no poll names, and for one whose poll is being deleted', async () => {
+    const orphan = objectName('png');
+    await store.client.putObject(store.bucket, orphan, pngBytes, pngBytes.length, { 'Content-Type': 'image/png' });
+    const deleting = await storedLogo(pngBytes, 'image/png', 'deleting');
+    for (const name of [orphan, deleting.name]) {
+      const res = await request(appOn(store)).get(`/api/logos/${name}`);
+      expect([res.status, res.body]).toEqual([404, { message: LOGO_NOT_FOUND }]);
+    }
+  });
+
+  it('refuses the image of a poll hidden pending review with a JSON 403, GET, HEAD and revalidation alike', async () => {
+    const hidden = await storedLogo(pngBytes, 'image/png');
+    const shown = await request(appOn(store)).get(`/api/logos/${hidden.name}`);
+    expect(shown.status).toBe(200);
+    for (const ipHash of ['a', 'b', 'c']) await insertReport({ pollId: hidden.pollId, round: 0, ipHash, category: 'misleading' });
+    expect(await hideIfReportedEnough(hidden.pollId, 0, 3)).toBe(true);
+    const get = await request(appOn(store)).get(`/api/logos/${hidden.name}`);
+    expect([get.status, get.body]).toEqual([403, { message: POLL_HIDDEN }]);
+    expect((await request(appOn(store)).head(`/api/logos/${hidden.name}`)).status).toBe(403);
+    const revalidated = await request(appOn(store)).get(`/api/logos/${hidden.name}`).set('If-None-Match', shown.headers.etag!);
+    expect(revalidated.status).toBe(403);
   });
 
   it('turns traversal and odd names away before they reach storage', async () => {

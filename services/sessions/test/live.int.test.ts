@@ -9,8 +9,18 @@ import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import request from 'supertest';
-import { LiveCounts, SESSION_NOT_FOUND } from '@logovote/contracts';
-import { PollModel, VoteLedgerModel, VoteModel, VoteSignalModel, VoteTallyModel } from '@logovote/models';
+import { LiveCounts, POLL_HIDDEN, SESSION_NOT_FOUND } from '@logovote/contracts';
+import {
+  PollModel,
+  PollModerationModel,
+  PollReportModel,
+  VoteLedgerModel,
+  VoteModel,
+  VoteSignalModel,
+  VoteTallyModel,
+  hideIfReportedEnough,
+  insertReport,
+} from '@logovote/models';
 import { buildApp as buildVotesApp } from '../../votes/src/app';
 import { loadConfig as loadVotesConfig } from '../../votes/src/config';
 import { openEventStream, type EventStream } from '../../../tests/support/event-stream';
@@ -84,7 +94,15 @@ async function vote(sessionId: string, logoId: string) {
 const countOf = (counts: LiveCounts, logoId: string) => counts.logos.find((logo) => logo.id === logoId)?.voteCount;
 
 beforeAll(async () => {
-  await connectTestDatabase(databaseUri, [PollModel, VoteModel, VoteLedgerModel, VoteTallyModel, VoteSignalModel]);
+  await connectTestDatabase(databaseUri, [
+    PollModel,
+    VoteModel,
+    VoteLedgerModel,
+    VoteTallyModel,
+    VoteSignalModel,
+    PollReportModel,
+    PollModerationModel,
+  ]);
   store = await isolatedStore('live');
   votes = buildVotesApp({ logger: silentLogger, config: votesConfig }).listen(0, '127.0.0.1');
   await listening(votes);
@@ -151,14 +169,29 @@ describe('GET /api/sessions/:id/live', () => {
     }
   });
 
-  it('ends the streams of a poll once it is deleted', async () => {
+  it('ends the streams of a poll once it is deleted, with the event that says so', async () => {
     const { url } = await startReplica();
     const { sessionId } = await createPoll();
     const stream = await watch(url, sessionId);
     await stream.waitFor(() => true);
     await PollModel.updateOne({ _id: sessionId }, { $set: { state: 'deleting' } });
     await stream.ended;
-    expect(stream.events).toHaveLength(1);
+    // The counts, then the 'ended' event's data.
+    expect(stream.events).toHaveLength(2);
+    expect(stream.events[1]).toEqual({ sessionId });
+  });
+
+  it('ends the streams of a poll hidden pending review at its signal, with the ended event', async () => {
+    const { url } = await startReplica();
+    const { sessionId } = await createPoll();
+    const stream = await watch(url, sessionId);
+    await stream.waitFor(() => true);
+    for (const ipHash of ['a', 'b', 'c']) await insertReport({ pollId: sessionId, round: 0, ipHash, category: 'misleading' });
+    expect(await hideIfReportedEnough(sessionId, 0, 3)).toBe(true);
+    await stream.ended;
+    expect(stream.events.at(-1)).toEqual({ sessionId });
+    const refused = await openEventStream(`${url}/api/sessions/${sessionId}/live`);
+    expect([refused.status, JSON.parse(refused.body)]).toEqual([403, { message: POLL_HIDDEN }]);
   });
 
   it('costs the same database reads per vote with 1 viewer as with 200: one read of the counts per changed poll', async () => {

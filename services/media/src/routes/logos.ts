@@ -1,51 +1,48 @@
 import Router from '@koa/router';
-import { LogoFilename } from '@logovote/contracts';
-import { contentTypeOfFilename } from '@logovote/media-pipeline';
+import { POLL_HIDDEN } from '@logovote/contracts';
+import { LOGO_NOT_FOUND, requestedLogoName, sendLogoObject } from '@logovote/media-pipeline';
+import { PollModel, activePoll, pollOfLogoFile, readModerationState } from '@logovote/models';
 import { HttpError, type ObjectStore } from '@logovote/service-kit';
-
-export const LOGO_NOT_FOUND = 'Logo not found';
 
 /** Object names are random, so an object never changes under its name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** File names whose poll this process remembers (a file never changes poll): a busy poll's logos skip that lookup. */
+const KNOWN_FILES = 10_000;
+
+/** pollOfLogoFile, remembering the answers found (the oldest forgotten first); a name without a poll is asked again. */
+function rememberedPollOfLogoFile(): (filename: string) => Promise<string | null> {
+  const known = new Map<string, string>();
+  return async (filename) => {
+    const remembered = known.get(filename);
+    if (remembered) return remembered;
+    const pollId = await pollOfLogoFile(filename);
+    if (pollId) {
+      known.set(filename, pollId);
+      if (known.size > KNOWN_FILES) known.delete(known.keys().next().value!);
+    }
+    return pollId;
+  };
+}
+
 /**
- * Applied to every image, and what makes a crafted SVG opened directly harmless: no scripts, no
- * plugins, no loads from anywhere, in a sandbox with a unique origin. Inline styles and embedded
- * rasters still render.
+ * GET and HEAD /api/logos/{filename}: logo images from object storage, of polls that may be shown. The
+ * file's poll is one key lookup (logo_files, remembered), then the poll's state and its moderation entries together:
+ * a poll being deleted (or never finished) answers 404, one hidden pending review 403 (docs/moderation.md).
+ * A 304 is answered only after the same checks.
  */
-const IMAGE_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
-
-const isMissing = (error: unknown) => ['NotFound', 'NoSuchKey'].includes(String((error as { code?: unknown }).code));
-
-/** GET and HEAD /api/logos/{filename}: logo images from object storage. */
 export function logosRouter(store: ObjectStore): Router {
   const router = new Router();
+  const pollOf = rememberedPollOfLogoFile();
 
   // @koa/router answers HEAD with the GET route; HEAD never opens the object.
   router.get('/api/logos/:filename', async (ctx) => {
-    // Only names this service could have given out reach the store: no traversal, no other objects.
-    const name = LogoFilename.safeParse(ctx.params.filename).data;
-    const contentType = name && contentTypeOfFilename(name);
-    if (!name || !contentType) throw new HttpError(404, LOGO_NOT_FOUND);
-    const stat = await store.client.statObject(store.bucket, name).catch((error: unknown) => {
-      throw isMissing(error) ? new HttpError(404, LOGO_NOT_FOUND) : error;
-    });
-
-    ctx.status = 200;
-    ctx.etag = stat.etag;
-    ctx.lastModified = stat.lastModified;
-    ctx.set('Cache-Control', IMMUTABLE);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Content-Security-Policy', IMAGE_POLICY);
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.type = contentType;
-    ctx.length = stat.size;
-    if (ctx.method === 'HEAD') return;
-    ctx.body = await store.client.getObject(store.bucket, name).catch((error: unknown) => {
-      throw isMissing(error) ? new HttpError(404, LOGO_NOT_FOUND) : error;
-    });
+    const name = requestedLogoName(ctx.params.filename);
+    const pollId = await pollOf(name);
+    if (!pollId) throw new HttpError(404, LOGO_NOT_FOUND);
+    const [active, moderation] = await Promise.all([PollModel.exists(activePoll(pollId)), readModerationState(pollId)]);
+    if (active === null) throw new HttpError(404, LOGO_NOT_FOUND);
+    if (moderation.hidden) throw new HttpError(403, POLL_HIDDEN);
+    await sendLogoObject(ctx, store, name, IMMUTABLE);
   });
 
   return router;

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import type { LiveCounts } from '@logovote/contracts';
-import { PollModel, activePoll, deletingPollIds, readVoteCounts, signalSecond, voteSignalsOf, type StoredLogo } from '@logovote/models';
+import { LIVE_ENDED_EVENT, type LiveCounts, type LiveEnded } from '@logovote/contracts';
+import { deletingPollIds, isPollShown, readVoteCounts, signalSecond, voteSignalsOf, type StoredLogo } from '@logovote/models';
 import { runInBackground, type Logger } from '@logovote/service-kit';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
@@ -44,6 +44,7 @@ const MAX_SECONDS_BEHIND = 5;
 const RECONNECT_MS = 5_000;
 
 const eventText = (counts: LiveCounts): string => `data: ${JSON.stringify(counts)}\n\n`;
+const endedEventText = (ended: LiveEnded): string => `event: ${LIVE_ENDED_EVENT}\ndata: ${JSON.stringify(ended)}\n\n`;
 
 /**
  * The live results of one sessions replica (docs/live-results.md): event streams of a poll's counts,
@@ -119,25 +120,30 @@ export class LiveCountsHub {
     const signals = [];
     for (let read = from; read <= second; read++) signals.push(...(await voteSignalsOf(read)));
     const changed = new Set<WatchedPoll>();
+    const unshown = new Set<string>();
     for (const signal of signals) {
       const poll = this.polls.get(signal.pollId);
       if (!poll || this.settled.has(signal._id)) continue;
-      changed.add(poll);
+      // A poll hidden or being deleted: checked (not re-read) until its signal settles, so a stream opened
+      // just before the hide ends too.
+      if (signal.visibility) unshown.add(poll.pollId);
+      else changed.add(poll);
       const signalSecondEnd = (Number(signal._id.split('#', 1)[0]) + 1) * 1000;
       if (signalSecondEnd + this.clockSkewMs <= now) this.settled.add(signal._id);
     }
     for (const id of this.settled) if (Number(id.split('#', 1)[0]) < from) this.settled.delete(id);
     await Promise.all([...changed].map((poll) => this.refresh(poll)));
+    for (const pollId of unshown) if (!(await isPollShown(pollId))) this.end(pollId);
     if (this.ticks % this.deletionCheckEvery === 0) {
       for (const pollId of await deletingPollIds()) this.end(pollId);
     }
     if (this.ticks % this.heartbeatEvery === 0) await this.heartbeat();
   }
 
-  /** A comment on every stream, and the end of those of polls that no longer exist. */
+  /** A comment on every stream, and the end of those of polls that no longer exist or are hidden. */
   private async heartbeat(): Promise<void> {
     for (const poll of [...this.polls.values()]) {
-      if ((await PollModel.exists(activePoll(poll.pollId))) === null) {
+      if (!(await isPollShown(poll.pollId))) {
         this.end(poll.pollId);
         continue;
       }
@@ -182,8 +188,13 @@ export class LiveCountsHub {
     else if (viewer.stream.writable) viewer.stream.write(text);
   }
 
+  /** Ends a poll's streams with an event that says so: the page then reads the poll again (hidden or gone). */
   private end(pollId: string): void {
-    for (const viewer of this.polls.get(pollId)?.viewers ?? []) viewer.stream.end();
+    const ended = endedEventText({ sessionId: pollId });
+    for (const viewer of this.polls.get(pollId)?.viewers ?? []) {
+      if (viewer.stream.writable) viewer.stream.write(ended);
+      viewer.stream.end();
+    }
   }
 
   private leave(poll: WatchedPoll, viewer: Viewer): void {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LogoOrder } from '@logovote/contracts';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
-import { PollModel, listPoll, unlistPoll, type StoredLogo } from '@logovote/models';
+import { PollModel, deleteLogoFiles, listPoll, recordLogoFiles, unlistPoll, type StoredLogo } from '@logovote/models';
 import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { putLogoObject, removeLogoObjects } from './object-store';
 
@@ -65,6 +65,11 @@ export async function createPoll(
   try {
     await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logoOrder, logos: stored, creatorTokenHash });
     recorded = true;
+    // Before any image is stored: the media service serves no image whose poll it cannot find.
+    await recordLogoFiles(
+      pollId,
+      stored.map((logo) => logo.filename),
+    );
     for (const { path, logo } of uploads) {
       attempted = logo.filename;
       await putLogoObject(store, logo.filename, path, logo.size, logo.contentType);
@@ -80,7 +85,7 @@ export async function createPoll(
     // When the record itself could not be written (the database is down) there is nothing to delete, and
     // trying would only keep the client waiting for the same outage.
     await removeLogoObjects(store, put)
-      .then(() => (recorded ? Promise.all([unlistPoll(pollId), PollModel.deleteOne({ _id: pollId })]) : undefined))
+      .then(() => (recorded ? Promise.all([unlistPoll(pollId), deleteLogoFiles(pollId), PollModel.deleteOne({ _id: pollId })]) : undefined))
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     throw new HttpError(503, STORAGE_FAILED);
   }

@@ -1,5 +1,15 @@
 import type { DeletedPoll } from '@logovote/contracts';
-import { PollContactModel, PollModel, deleteVotingState, hasVoteData, readVoteCounts, unlistPoll, type PollState } from '@logovote/models';
+import {
+  PollContactModel,
+  PollModel,
+  deleteLogoFiles,
+  deleteVotingState,
+  hasVoteData,
+  readVoteCounts,
+  signalPollVisibility,
+  unlistPoll,
+  type PollState,
+} from '@logovote/models';
 import type { ObjectStore } from '@logovote/service-kit';
 import { previewObjectName, removeLogoObjects } from './object-store';
 
@@ -41,11 +51,14 @@ export async function deletePoll(store: ObjectStore, pollId: string, options: De
   // No projection: FerretDB does not implement one on findAndModify.
   const poll = await PollModel.findOneAndUpdate({ _id: pollId, state: { $in: states } }, { $set: { state: 'deleting' } }).lean();
   if (!poll) return null;
+  // Open live results streams of the poll end now (docs/live-results.md).
+  await signalPollVisibility(pollId);
   const votes = [...(await readVoteCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);
   // The logos and the link preview made from them (docs/sharing.md).
   const objects = await removeLogoObjects(store, [...poll.logos.map((logo) => logo.filename), previewObjectName(pollId)]);
   await unlistPoll(pollId);
   await deleteVotingState(pollId);
+  await deleteLogoFiles(pollId);
   if (await waitForOwners(pollId, options.waitMs ?? OWNERS_WAIT_MS)) await PollModel.deleteOne({ _id: pollId });
   return { logos: poll.logos.length, votes, objects };
 }

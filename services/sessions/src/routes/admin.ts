@@ -10,6 +10,7 @@ import {
   type ReportedPollList,
   type ReviewedPoll,
 } from '@logovote/contracts';
+import { requestedLogoName, sendLogoObject } from '@logovote/media-pipeline';
 import {
   PollModel,
   activePoll,
@@ -27,6 +28,9 @@ import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
 export const POLL_NOT_FOUND = 'Poll not found';
 
+/** The admin's copy of a logo is revalidated on every use: the poll may be deleted any time. */
+const ADMIN_LOGO_CACHE_CONTROL = 'private, no-cache';
+
 /** The admin API (the gateway asks for the admin's credentials in front of it). */
 export function adminRouter(store: ObjectStore): Router {
   const router = new Router({ prefix: '/api/admin' });
@@ -36,9 +40,10 @@ export function adminRouter(store: ObjectStore): Router {
   router.get('/polls', async (ctx) => {
     const { before, limit } = parseInput(AdminPollsQuery, ctx.query);
     const [{ polls, next }, total] = await Promise.all([listedPolls({ before, limit }), countListedPolls()]);
-    const [counts, contacts] = await Promise.all([
+    const [counts, contacts, moderation] = await Promise.all([
       Promise.all(polls.map((poll) => readVoteCounts(poll._id))),
       Promise.all(polls.map((poll) => readPollContact(poll._id))),
+      Promise.all(polls.map((poll) => readModerationState(poll._id))),
     ]);
     const body: AdminPoll[] = polls.map((poll, index) => {
       const logos = logosWithCounts(poll.logos, counts[index]);
@@ -50,12 +55,20 @@ export function adminRouter(store: ObjectStore): Router {
         creatorEmail: contacts[index]?.email ?? null,
         paymentPlan: poll.paymentPlan,
         logos,
+        // Additive (docs/moderation.md): only a poll hidden pending review says so; its images are under /api/admin/logos/.
+        ...(moderation[index]?.hidden ? { hidden: true } : {}),
       };
     });
     ctx.set('Cache-Control', 'no-store');
     ctx.set(TOTAL_COUNT_HEADER, String(total));
     if (next !== undefined) ctx.set('Link', `</api/admin/polls?before=${next}&limit=${limit}>; rel="next"`);
     ctx.body = body;
+  });
+
+  // A logo image for the admin, whatever its poll's state (docs/moderation.md): the public /api/logos/ refuses
+  // the images of a poll hidden pending review, which the admin must still see to review it.
+  router.get('/logos/:filename', async (ctx) => {
+    await sendLogoObject(ctx, store, requestedLogoName(ctx.params.filename), ADMIN_LOGO_CACHE_CONTROL);
   });
 
   router.delete('/polls/:pollId', async (ctx) => {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { LinkPreviewQuery, POLL_HIDDEN } from '@logovote/contracts';
-import { findActivePollOr404, readModerationState } from '@logovote/models';
-import { HttpError, parseInput, type ObjectStore } from '@logovote/service-kit';
+import { LinkPreviewQuery } from '@logovote/contracts';
+import { findShownPollOr4xx } from '@logovote/models';
+import { parseInput, type ObjectStore } from '@logovote/service-kit';
 import { linkPreviewTags, pollPreviewImage } from '../polls/link-preview';
 
 export interface LinkPreviewRouteOptions {
@@ -16,11 +16,7 @@ export interface LinkPreviewRouteOptions {
 const PREVIEW_CACHE_CONTROL = 'public, max-age=300';
 
 /** The poll a preview is asked for, unless it is hidden pending review: then none of its logos or question is shown (docs/moderation.md). */
-async function previewedPoll(sessionId: string | undefined) {
-  const poll = await findActivePollOr404(sessionId, ['logos', 'feedbackPrompt']);
-  if ((await readModerationState(poll._id)).hidden) throw new HttpError(403, POLL_HIDDEN);
-  return poll;
-}
+const previewedPoll = (sessionId: string | undefined) => findShownPollOr4xx(sessionId, ['logos', 'feedbackPrompt']);
 
 /** Link previews (docs/sharing.md): GET /api/sessions/{id}/preview.png and GET /api/sessions/{id}/link-preview. */
 export function linkPreviewRouter({ store, publicOrigin }: LinkPreviewRouteOptions): Router {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { findActivePollOr404 } from '@logovote/models';
+import { findShownPollOr4xx } from '@logovote/models';
 import type { LiveCountsHub } from '../live/live-counts';
 
 /** GET /api/sessions/{sessionId}/live: the poll's counts as server-sent events (docs/live-results.md). */
@@ -7,8 +7,8 @@ export function liveRouter(hub: LiveCountsHub): Router {
   const router = new Router();
 
   router.get('/api/sessions/:sessionId/live', async (ctx) => {
-    // A missing poll is the usual JSON 404, before any event.
-    const poll = await findActivePollOr404(ctx.params.sessionId, ['logos']);
+    // A missing poll is the usual JSON 404, a hidden one 403 (docs/moderation.md), before any event.
+    const poll = await findShownPollOr4xx(ctx.params.sessionId, ['logos']);
     ctx.status = 200;
     ctx.set({
       'Content-Type': 'text/event-stream; charset=utf-8',

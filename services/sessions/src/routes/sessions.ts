@@ -134,30 +134,34 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       readVotingState(poll._id),
       readModerationState(poll._id),
     ]);
+    const csrfToken = issueCsrfToken(ctx, csrfSecret, poll._id);
+    // Additive (docs/closing.md): only a closed poll says so, so an open poll's view is the spec's.
+    const votingState = voting.closedAt ? { closed: true, closedAt: voting.closedAt.toISOString() } : {};
     const logos = logosWithCounts(poll.logos, counts);
     const shuffled = poll.logoOrder === 'shuffled';
-    const body: SessionViewWithVotingState & ModerationState = {
-      sessionId: poll._id,
-      logos,
-      ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
-      totalVotes: totalVotes(logos),
-      csrfToken: issueCsrfToken(ctx, csrfSecret, poll._id),
-      ...(shuffled ? { logoOrder: 'shuffled' as const } : {}),
-      // The gateway asks for the order of the browser it writes the page for, to show its first logo.
-      ...(shuffled && voter
-        ? {
-            voterOrder: voterLogoOrder(
-              poll._id,
-              voter,
-              logos.map((logo) => logo.id),
-            ),
-          }
-        : {}),
-      // Additive (docs/closing.md): only a closed poll says so, so an open poll's view is the spec's.
-      ...(voting.closedAt ? { closed: true, closedAt: voting.closedAt.toISOString() } : {}),
-      // Additive (docs/moderation.md): only a poll hidden pending review says so.
-      ...(moderation.hidden ? { hidden: true } : {}),
-    };
+    const body: SessionViewWithVotingState & ModerationState = moderation.hidden
+      ? // Hidden pending review (docs/moderation.md): the spec's shape with nothing of the poll's content (no
+        // logos, file names, counts or question) and `hidden: true`; the admin reviews it through /api/admin/.
+        { sessionId: poll._id, logos: [], totalVotes: 0, csrfToken, ...votingState, hidden: true }
+      : {
+          sessionId: poll._id,
+          logos,
+          ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
+          totalVotes: totalVotes(logos),
+          csrfToken,
+          ...(shuffled ? { logoOrder: 'shuffled' as const } : {}),
+          // The gateway asks for the order of the browser it writes the page for, to show its first logo.
+          ...(shuffled && voter
+            ? {
+                voterOrder: voterLogoOrder(
+                  poll._id,
+                  voter,
+                  logos.map((logo) => logo.id),
+                ),
+              }
+            : {}),
+          ...votingState,
+        };
     // Counts change with every vote, and the token belongs to this browser.
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
