@@ -35,6 +35,9 @@ export default function LandingPage(_props: LandingPageProps) {
   // Beyond the spec (docs/fair-order.md): on unless the creator wants the upload order for everyone.
   const [shuffled, setShuffled] = useState(true);
   const shuffleId = useId();
+  // Beyond the spec (docs/api/votes-and-notify.md): off unless the creator expects one shared network.
+  const [sharedNetwork, setSharedNetwork] = useState(false);
+  const sharedNetworkId = useId();
   const flow = useCreationFlow();
   const logosRef = useRef(logos);
   logosRef.current = logos;
@@ -99,7 +102,7 @@ export default function LandingPage(_props: LandingPageProps) {
       toast({ title: 'Congratulations!', description: 'Everyone voted for the only logo you uploaded 😁' });
       return;
     }
-    flow.start({ logos: logos.map((logo) => logo.file), feedbackPrompt, logoOrder: shuffled ? 'shuffled' : 'fixed' });
+    flow.start({ logos: logos.map((logo) => logo.file), feedbackPrompt, logoOrder: shuffled ? 'shuffled' : 'fixed', sharedNetwork });
   };
 
   return (
@@ -133,6 +136,22 @@ export default function LandingPage(_props: LandingPageProps) {
                 <Label htmlFor={shuffleId}>Show the logos in a different order to each voter</Label>
                 <p id={`${shuffleId}-hint`} className="text-sm text-muted-foreground">
                   Each voter keeps an order of their own, so no logo wins just by being seen first.
+                </p>
+              </div>
+            </div>
+            <div className="flex items-start gap-3">
+              <Checkbox
+                id={sharedNetworkId}
+                checked={sharedNetwork}
+                onChange={(event) => setSharedNetwork(event.target.checked)}
+                aria-describedby={`${sharedNetworkId}-hint`}
+                className="mt-0.5"
+              />
+              <div className="flex flex-col gap-1.5">
+                <Label htmlFor={sharedNetworkId}>Most voters share one network (an office, a school, event Wi-Fi)</Label>
+                <p id={`${sharedNetworkId}-hint`} className="text-sm text-muted-foreground">
+                  After a few votes from one internet connection, each further voter&apos;s device does a short check first. On, many more
+                  vote without it and the check stays shorter. Leave it off for a public poll.
                 </p>
               </div>
             </div>
