@@ -321,7 +321,7 @@ describe('a shared network is not a wall', () => {
       return call(creator, { method: 'POST', path: '/api/sessions', headers: { 'Content-Type': contentType }, body });
     };
     const refused = await create('maybe');
-    expect([refused.status, JSON.parse(refused.body)]).toEqual([400, { message: 'sharedNetwork must be true or false' }]);
+    expect([refused.status, JSON.parse(refused.body)]).toEqual([400, { message: 'sharedNetwork: sharedNetwork must be true or false' }]);
 
     const created = await create('true');
     expect(created.status).toBe(201);
