@@ -2,7 +2,8 @@
  * `npm run bench`: builds (unless LOGOVOTE_SKIP_BUILD=1), starts the whole stack on the embedded
  * servers with fresh data, measures it through the gateway with the k6 scripts of bench/k6 and
  * headless Chromium, and writes docs/performance.md. One bench at a time: it loads the whole machine.
- * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is.
+ * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is;
+ * LOGOVOTE_BENCH_ONLY=pow does the same for the proof-of-work section.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { ensureInfraInstalled, repoRoot, stopAll, toolPath } from '@logovote/devstack';
 import { MAX_LOGO_BYTES } from '@logovote/contracts';
 import { format, resolveConfig } from 'prettier';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser';
 import { runNpmScript } from './lib/build';
 import { loopbackRange, metricValue, runK6, type K6Run } from './lib/bench-k6';
@@ -22,7 +24,7 @@ import { findPid, residentBytes, sampleMemory, type WatchedProcess } from './lib
 import { measureRawUpsertRate, measureReadCosts, removeRawUpserts } from './lib/bench-database';
 import { createPolls } from './lib/bench-polls';
 import { runLiveSection } from './lib/bench-live';
-import { renderLive, renderReport, type BenchResults, type StormStep } from './lib/bench-report';
+import { renderLive, renderProofOfWork, renderReport, type BenchResults, type StormStep } from './lib/bench-report';
 import { SCALE_POLLS, runScaleSection } from './lib/bench-scale';
 import { startStaticNginx } from './lib/bench-static-nginx';
 import { SERVICES, freePorts, startStack, type StackPorts } from './lib/stack';
@@ -142,6 +144,13 @@ async function main(): Promise<void> {
   });
   // k6 binds loopback source addresses, so it must reach the gateway by IPv4 address.
   const gateway = `http://127.0.0.1:${ports.gateway}`;
+  const proofOfWorkOptions = (browser: Browser, ipHashSalt: string) => ({
+    gateway,
+    browser,
+    logo: readFileSync(join(repoRoot, 'tests', 'fixtures', 'logo-ring.png')),
+    ipHashSalt,
+    log,
+  });
   const loadSamples: number[] = [];
   const loadTimer = setInterval(() => loadSamples.push(loadavg()[0]!), 5000);
   let succeeded = false;
@@ -152,6 +161,20 @@ async function main(): Promise<void> {
       const { polls, csrfCookie } = await createPolls(gateway, 1);
       const live = renderLive(await runLiveSection({ gateway, postgresPort: ports.postgres, poll: polls[0]!, csrfCookie, processes, log }));
       process.stdout.write(`${live.budgetRows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n\n${live.section}`);
+      succeeded = true;
+      return;
+    }
+    if (process.env.LOGOVOTE_BENCH_ONLY === 'pow') {
+      log('proof of work: a script solving, and the voting page solving on a slow phone');
+      const browser = await launchBrowser();
+      try {
+        const pow = renderProofOfWork(await measureProofOfWork(proofOfWorkOptions(browser, stack.secrets.ipHashSalt)));
+        process.stdout.write(
+          `${pow.budgetRows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n\n${pow.section}\n${pow.misses.join('\n\n')}\n`,
+        );
+      } finally {
+        await browser.close();
+      }
       succeeded = true;
       return;
     }
@@ -326,11 +349,7 @@ async function main(): Promise<void> {
       // The same page with the CPU slowdown alone: what the network costs, by difference.
       cpuOnly = await measurePageLoad(browser, `${gateway}/vote/${poll.sessionId}`, { network: false });
       log('proof of work: a script solving, and the voting page solving on a slow phone');
-      proofOfWork = await measureProofOfWork({
-        gateway,
-        browser,
-        logo: readFileSync(join(repoRoot, 'tests', 'fixtures', 'logo-ring.png')),
-      });
+      proofOfWork = await measureProofOfWork(proofOfWorkOptions(browser, stack.secrets.ipHashSalt));
     } finally {
       await browser.close();
     }

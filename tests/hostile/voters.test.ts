@@ -3,25 +3,31 @@
  * (docs/api/votes-and-notify.md, "Who is one voter"): people who share a device profile are separate
  * voters; one browser keeps its vote across networks; a private window is the same voter; and an
  * address that brings more voters than a household must pay a proof of work per extra voter, which
- * cannot be replayed or forged.
+ * cannot be replayed or forged, and costs more the more voters the address already brought (no wall: an
+ * office of any size votes, and a creator can say the poll is for one shared network).
  */
 import { randomBytes } from 'node:crypto';
-import type { CreatedSession, SessionView } from '@logovote/contracts';
+import type { CreatedSession, ProofRequired, SessionView } from '@logovote/contracts';
 import { solveVoteChallenge } from '../support/proof-of-work';
 import { testStack } from '../support/stack-env';
 import { browserVoter, challengeIn, type BrowserVoter } from './support/browser-voter';
 import { validImages } from './support/fixtures';
-import { call, targetOf } from './support/http';
+import { call, multipart, targetOf, type Answer } from './support/http';
 import { createPollVia } from './support/polls';
 
-// A proof of work costs a script a few tenths of a second of CPU by design.
-jest.setTimeout(120_000);
+// A proof of work costs a script a few tenths of a second of CPU by design, and some tests below pay 55 of them.
+jest.setTimeout(300_000);
 
 const { gatewayUrl } = testStack();
 /** The votes service's default: the 6th new voter of an address in a poll must solve a challenge. */
 const FREE_VOTERS_PER_ADDRESS = 5;
 const PROOF_INVALID = 'The proof of work is not valid for this poll. Vote again to get a new challenge.';
 const PROOF_SPENT = 'This proof of work was already used. Vote again to get a new challenge.';
+const PROOF_LEVEL_FULL =
+  'While this proof of work was being solved, other people on your network address took the seats it was for. Solve the new challenge and send the vote again with its solution in the X-Vote-Proof header.';
+/** The votes service's defaults: voters per proof-of-work level, and the first voter who pays in a poll for a shared network. */
+const VOTERS_PER_LEVEL = 25;
+const SHARED_NETWORK_FREE_VOTERS = 50;
 
 const newFingerprint = () => randomBytes(8).toString('hex');
 const flipLastBit = (hex: string) => `${hex.slice(0, -1)}${(parseInt(hex.slice(-1), 16) ^ 1).toString(16)}`;
@@ -200,6 +206,10 @@ describe('step-up proof of work', () => {
       encode({ challenge, solution: { counter: solution.counter, derivedKey: flipLastBit(solution.derivedKey) } }),
       encode({ challenge: { ...challenge, parameters: { ...challenge.parameters, cost: 1 } }, solution }),
       encode({ challenge: { ...challenge, parameters: { ...challenge.parameters, data: { pollId: otherPoll.sessionId } } }, solution }),
+      encode({
+        challenge: { ...challenge, parameters: { ...challenge.parameters, data: { pollId: poll.sessionId, level: 99 } } },
+        solution,
+      }),
       encode({ challenge: { ...challenge, signature: '0'.repeat(64) }, solution }),
       otherPollsProof,
       'not a proof at all',
@@ -231,5 +241,102 @@ describe('step-up proof of work', () => {
       ...Array<number>(12 - FREE_VOTERS_PER_ADDRESS).fill(428),
     ]);
     expect((await counts(poll.sessionId)).total).toBe(FREE_VOTERS_PER_ADDRESS);
+  });
+});
+
+describe('a shared network is not a wall', () => {
+  const proofRequiredIn = (answer: Answer) => {
+    challengeIn(answer);
+    return JSON.parse(answer.body) as ProofRequired;
+  };
+
+  it('asks the 51st and the 60th voter of one address for a proof of a higher level than the 7th, and counts every one once solved', async () => {
+    const address = '127.0.0.120';
+    const poll = await newPoll();
+    const asked = new Map<number, ProofRequired>();
+    for (let number = 1; number <= 60; number++) {
+      const voter = browserVoter(gatewayUrl, poll.sessionId, newFingerprint(), address);
+      const first = await voter.vote(poll.logoIds[number % 2]!);
+      if (number <= FREE_VOTERS_PER_ADDRESS) {
+        expect(first.status).toBe(200);
+        continue;
+      }
+      const required = proofRequiredIn(first);
+      asked.set(number, required);
+      expect(required.challenge.parameters.data).toEqual({ pollId: poll.sessionId, level: required.level });
+      await ok(voter.vote(poll.logoIds[number % 2]!, await solveVoteChallenge(required.challenge)));
+    }
+    const levelOf = (number: number) => asked.get(number)!.level;
+    expect(levelOf(6)).toBe(1);
+    expect(levelOf(7)).toBe(1);
+    expect(levelOf(FREE_VOTERS_PER_ADDRESS + VOTERS_PER_LEVEL)).toBe(1);
+    expect(levelOf(51)).toBeGreaterThan(levelOf(7));
+    expect(levelOf(60)).toBeGreaterThan(levelOf(51));
+    // The cost rises with the level.
+    expect(asked.get(60)!.attempts).toBeGreaterThan(asked.get(51)!.attempts);
+    expect(asked.get(51)!.attempts).toBeGreaterThan(asked.get(7)!.attempts);
+    expect(await counts(poll.sessionId)).toEqual({ total: 60, byLogo: [30, 30] });
+  });
+
+  it('lets solved proofs racing for the last seats of their level take exactly those, and asks the others for the next level', async () => {
+    const address = '127.0.0.121';
+    const poll = await newPoll();
+    for (let i = 0; i < FREE_VOTERS_PER_ADDRESS; i++) {
+      await ok(browserVoter(gatewayUrl, poll.sessionId, newFingerprint(), address).vote(poll.logoIds[0]!));
+    }
+    // Five more people than the first level has seats each get a challenge of it, solve it, and vote at once.
+    const racers = Array.from({ length: VOTERS_PER_LEVEL + 5 }, () => browserVoter(gatewayUrl, poll.sessionId, newFingerprint(), address));
+    const proofs: string[] = [];
+    for (const racer of racers) {
+      const required = proofRequiredIn(await racer.vote(poll.logoIds[0]!));
+      expect(required.level).toBe(1);
+      proofs.push(await solveVoteChallenge(required.challenge));
+    }
+    const answers = await Promise.all(racers.map((racer, index) => racer.vote(poll.logoIds[0]!, proofs[index])));
+
+    const seated = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(seated).toHaveLength(VOTERS_PER_LEVEL);
+    expect(refused).toHaveLength(5);
+    for (const answer of refused) {
+      const required = proofRequiredIn(answer);
+      expect(required.message).toBe(PROOF_LEVEL_FULL);
+      expect(required.level).toBe(2);
+    }
+    expect(await counts(poll.sessionId)).toEqual({ total: FREE_VOTERS_PER_ADDRESS + VOTERS_PER_LEVEL, byLogo: [30, 0] });
+    // Nobody refused has a vote; one of them solves the next level and is counted.
+    const late = racers[answers.findIndex((answer) => answer.status !== 200)]!;
+    expect(await late.myVote()).toEqual({ hasVoted: false, logoId: null });
+    await ok(late.vote(poll.logoIds[1]!, await solveVoteChallenge(proofRequiredIn(refused[0]!).challenge)));
+    expect(await counts(poll.sessionId)).toEqual({ total: FREE_VOTERS_PER_ADDRESS + VOTERS_PER_LEVEL + 1, byLogo: [30, 1] });
+  });
+
+  it('asks less of the voters of a poll created for a shared network: the first 50 of an address vote without a proof', async () => {
+    const creator = targetOf(gatewayUrl, '127.0.0.122');
+    const create = (sharedNetwork: string) => {
+      const { body, contentType } = multipart([
+        { name: 'sharedNetwork', data: sharedNetwork },
+        ...[images.png, images.jpeg].map((data, index) => ({ name: 'logos', filename: `logo-${index}.png`, type: 'image/png', data })),
+      ]);
+      return call(creator, { method: 'POST', path: '/api/sessions', headers: { 'Content-Type': contentType }, body });
+    };
+    const refused = await create('maybe');
+    expect([refused.status, JSON.parse(refused.body)]).toEqual([400, { message: 'sharedNetwork: sharedNetwork must be true or false' }]);
+
+    const created = await create('true');
+    expect(created.status).toBe(201);
+    const poll = JSON.parse(created.body) as CreatedSession;
+    const address = '127.0.0.123';
+    const logoId = poll.logos[0]!.id;
+    const voters = Array.from({ length: SHARED_NETWORK_FREE_VOTERS + 1 }, () =>
+      browserVoter(gatewayUrl, poll.sessionId, newFingerprint(), address),
+    );
+    for (const voter of voters.slice(0, SHARED_NETWORK_FREE_VOTERS)) await ok(voter.vote(logoId));
+    const last = voters[SHARED_NETWORK_FREE_VOTERS]!;
+    const required = proofRequiredIn(await last.vote(logoId));
+    // In a poll without the option this voter is asked for the second level (the test above).
+    expect(required.level).toBe(1);
+    await ok(last.vote(logoId, await solveVoteChallenge(required.challenge)));
+    expect((await counts(poll.sessionId)).total).toBe(SHARED_NETWORK_FREE_VOTERS + 1);
   });
 });

@@ -27,6 +27,30 @@ function LogoMark() {
   );
 }
 
+type CheckboxOptionProps = { checked: boolean; onChange: (checked: boolean) => void; label: string; hint: string };
+
+/** A choice of the creator beside the logos: a checkbox, its label and a line of explanation. */
+function CheckboxOption({ checked, onChange, label, hint }: CheckboxOptionProps) {
+  const id = useId();
+  return (
+    <div className="flex items-start gap-3">
+      <Checkbox
+        id={id}
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-describedby={`${id}-hint`}
+        className="mt-0.5"
+      />
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={id}>{label}</Label>
+        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+          {hint}
+        </p>
+      </div>
+    </div>
+  );
+}
+
 /** Landing and creation page (spec section 2, route `/`). */
 export default function LandingPage(_props: LandingPageProps) {
   const feedbackId = useId();
@@ -34,7 +58,8 @@ export default function LandingPage(_props: LandingPageProps) {
   const [feedbackPrompt, setFeedbackPrompt] = useState('');
   // Beyond the spec (docs/fair-order.md): on unless the creator wants the upload order for everyone.
   const [shuffled, setShuffled] = useState(true);
-  const shuffleId = useId();
+  // Beyond the spec (docs/api/votes-and-notify.md): off unless the creator expects one shared network.
+  const [sharedNetwork, setSharedNetwork] = useState(false);
   const flow = useCreationFlow();
   const logosRef = useRef(logos);
   logosRef.current = logos;
@@ -99,7 +124,7 @@ export default function LandingPage(_props: LandingPageProps) {
       toast({ title: 'Congratulations!', description: 'Everyone voted for the only logo you uploaded 😁' });
       return;
     }
-    flow.start({ logos: logos.map((logo) => logo.file), feedbackPrompt, logoOrder: shuffled ? 'shuffled' : 'fixed' });
+    flow.start({ logos: logos.map((logo) => logo.file), feedbackPrompt, logoOrder: shuffled ? 'shuffled' : 'fixed', sharedNetwork });
   };
 
   return (
@@ -121,21 +146,18 @@ export default function LandingPage(_props: LandingPageProps) {
             {logos.length < MAX_LOGOS_PER_POLL && <UploadArea chosen={logos.length} onFiles={addFiles} />}
             <LogoPreviews logos={logos} onRemove={removeLogo} disabled={flow.isCreating} />
             {/* Before the question: from the question, Tab goes on to 'Get Votes!'. */}
-            <div className="flex items-start gap-3">
-              <Checkbox
-                id={shuffleId}
-                checked={shuffled}
-                onChange={(event) => setShuffled(event.target.checked)}
-                aria-describedby={`${shuffleId}-hint`}
-                className="mt-0.5"
-              />
-              <div className="flex flex-col gap-1.5">
-                <Label htmlFor={shuffleId}>Show the logos in a different order to each voter</Label>
-                <p id={`${shuffleId}-hint`} className="text-sm text-muted-foreground">
-                  Each voter keeps an order of their own, so no logo wins just by being seen first.
-                </p>
-              </div>
-            </div>
+            <CheckboxOption
+              checked={shuffled}
+              onChange={setShuffled}
+              label="Show the logos in a different order to each voter"
+              hint="Each voter keeps an order of their own, so no logo wins just by being seen first."
+            />
+            <CheckboxOption
+              checked={sharedNetwork}
+              onChange={setSharedNetwork}
+              label="Most voters share one network (an office, a school, event Wi-Fi)"
+              hint="After a few votes from one internet connection, each further voter's device does a short check first. On, many more vote without it and the check stays shorter. Leave it off for a public poll."
+            />
             <div className="flex flex-col gap-2">
               <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
               <Textarea

@@ -117,8 +117,14 @@ function VotingView({ session, voting }: VotingViewProps) {
       {/* The bottom bar: at the bottom of the screen while the page scrolls, above the footer at its end. */}
       <div
         data-testid="vote-bar"
-        className="sticky bottom-0 z-30 -mx-4 mt-auto flex justify-center gap-3 border-t border-border bg-background/95 px-4 py-3 backdrop-blur sm:mx-auto sm:w-full sm:max-w-md sm:rounded-xl sm:border"
+        className="sticky bottom-0 z-30 -mx-4 mt-auto flex flex-wrap justify-center gap-3 border-t border-border bg-background/95 px-4 py-3 backdrop-blur sm:mx-auto sm:w-full sm:max-w-md sm:rounded-xl sm:border"
       >
+        {voting.solvingProof && (
+          <p role="status" data-testid="proof-of-work-status" className="w-full text-center text-sm text-muted-foreground">
+            Many people have voted from your network. Your device is doing a short check so that each vote counts once: this can take a few
+            seconds.
+          </p>
+        )}
         {voting.votedThisVisit && (
           <Button size="lg" variant="outline" onClick={() => setDoneOpen(true)} className="h-12 rounded-full px-6 text-base">
             Done

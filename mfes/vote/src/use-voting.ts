@@ -70,6 +70,8 @@ export function useVoting(sessionId: string) {
   /** undefined: follow the server's my-vote; a logo id or null: what this visit knows better. */
   const [localVote, setLocalVote] = useState<string | null | undefined>(undefined);
   const [submittingLogoId, setSubmittingLogoId] = useState<string | null>(null);
+  /** The vote is held until this device solves a proof of work (many voters on its network address). */
+  const [solvingProof, setSolvingProof] = useState(false);
   const [votedThisVisit, setVotedThisVisit] = useState(false);
 
   // Spec section 2: a page-view event on arrival, with the poll and the logo first shown.
@@ -93,7 +95,7 @@ export function useVoting(sessionId: string) {
 
   const vote = useMutation({
     mutationFn: async ({ logoId }: { logoId: string; previous: string | null | undefined }) =>
-      api.submitVote(sessionId, logoId, fingerprint.data ?? (await getFingerprint())),
+      api.submitVote(sessionId, logoId, fingerprint.data ?? (await getFingerprint()), () => setSolvingProof(true)),
     onSuccess: (answer, { logoId }) => {
       const recorded = answer?.logoId ?? logoId;
       setLocalVote(recorded);
@@ -108,7 +110,10 @@ export function useVoting(sessionId: string) {
       // The poll closed (or was hidden pending review) meanwhile: the page turns to its final results (or the notice).
       if (closedMessage) void session.refetch();
     },
-    onSettled: () => setSubmittingLogoId(null),
+    onSettled: () => {
+      setSubmittingLogoId(null);
+      setSolvingProof(false);
+    },
   });
 
   const serverVote = myVote.data?.hasVoted ? myVote.data.logoId : null;
@@ -140,6 +145,7 @@ export function useVoting(sessionId: string) {
     /** The logo the server says this visitor voted for (the confirmation screen's). */
     serverVotedLogoId: serverVote,
     isSubmitting: submittingLogoId !== null,
+    solvingProof,
     votedThisVisit,
     castVote,
     /** Spec section 7: 'vote submitted' is reported on Next, with the logo being left. */

@@ -25,6 +25,11 @@ export const CreateSessionFields = z.object({
     .transform((value) => (value ? value : undefined)),
   /** Beyond the spec: 'shuffled' gives each voter an order of their own; without it the order is fixed. */
   logoOrder: LogoOrder.optional(),
+  /**
+   * Beyond the spec: the creator expects many voters behind one network address (an office, a school), so
+   * more of them vote without a proof of work and the cost rises more gently (docs/api/votes-and-notify.md).
+   */
+  sharedNetwork: z.stringbool({ error: 'sharedNetwork must be true or false' }).optional(),
 });
 export type CreateSessionFields = z.infer<typeof CreateSessionFields>;
 

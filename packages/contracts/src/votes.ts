@@ -18,8 +18,10 @@ export type VoteResponse = z.infer<typeof VoteResponse>;
 
 /**
  * A proof-of-work challenge (altcha-lib v2, PBKDF2, deterministic counter), signed by the votes service
- * and bound to one poll: a vote that brings one more voter from an address than a household would is
- * answered 428 with one, and counts once it is sent again with the challenge solved (VoteProof).
+ * and bound to one poll and one level (`data`: { pollId, level }): a vote that brings one more voter from
+ * an address than a household would is answered 428 with one, and counts once it is sent again with the
+ * challenge solved (VoteProof). The more voters an address already brought, the higher the level and
+ * the cost; a proof may take a seat of its level or below only.
  */
 export const VoteChallenge = z.object({
   parameters: z.object({
@@ -36,8 +38,16 @@ export const VoteChallenge = z.object({
   signature: z.string().max(128),
 });
 export type VoteChallenge = z.infer<typeof VoteChallenge>;
-/** The 428 answer to a vote that needs a proof of work. */
-export const ProofRequired = z.object({ message: z.string(), challenge: VoteChallenge });
+/**
+ * The 428 answer to a vote that needs a proof of work: the challenge, its level (1 for the first voters
+ * of an address who pay) and the attempts it takes on average (at most twice as many).
+ */
+export const ProofRequired = z.object({
+  message: z.string(),
+  level: z.number().int().positive(),
+  attempts: z.number().int().positive(),
+  challenge: VoteChallenge,
+});
 export type ProofRequired = z.infer<typeof ProofRequired>;
 /** A solved challenge, as the X-Vote-Proof header carries it (base64 of this JSON). */
 export const VoteProof = z.object({

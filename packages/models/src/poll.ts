@@ -38,6 +38,8 @@ const pollSchema = new Schema(
     paymentPlan: { type: String, enum: PaymentPlan.options, default: 'free', required: true },
     /** Set at creation only ('shuffled'); absent means the fixed upload order (docs/fair-order.md). */
     logoOrder: { type: String, enum: LogoOrder.options },
+    /** Set at creation only (true): the creator expects one shared network, where proofs of work start later and rise more gently. */
+    sharedNetwork: { type: Boolean },
     /**
      * SHA-256 (hex) of the creator token answered once at creation (./creator-token): who may close and
      * reopen voting. Every answer names its fields, so none carries it. (Not `select: false`: mongoose then

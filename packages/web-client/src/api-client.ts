@@ -80,6 +80,12 @@ function challengeOf(error: unknown): VoteChallenge | undefined {
   }
 }
 
+/**
+ * Challenges one vote solves at most: a solved proof finds its level's seats taken when others on the
+ * same network voted meanwhile, and is then answered with a challenge of the next level.
+ */
+const MAX_PROOFS_PER_VOTE = 4;
+
 export type RequestOptions = Omit<RequestInit, 'credentials' | 'body'> & {
   /** Sent as JSON with Content-Type: application/json. */
   json?: unknown;
@@ -89,7 +95,7 @@ export type RequestOptions = Omit<RequestInit, 'credentials' | 'body'> & {
   nullOn401?: boolean;
 };
 
-export type CreateSessionInput = { logos: readonly File[]; feedbackPrompt?: string; logoOrder?: LogoOrder };
+export type CreateSessionInput = { logos: readonly File[]; feedbackPrompt?: string; logoOrder?: LogoOrder; sharedNetwork?: boolean };
 
 export const MESSAGES = {
   createFailed: 'Failed to create voting session',
@@ -197,6 +203,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (feedbackPrompt) form.append('feedbackPrompt', feedbackPrompt);
     // Sent only when asked for: a creation without it is the spec's (upload order).
     if (input.logoOrder) form.append('logoOrder', input.logoOrder);
+    if (input.sharedNetwork) form.append('sharedNetwork', 'true');
     const response: RawResponse = await upload(`${baseUrl}/api/sessions`, form, uploadOptions);
     if (!response.ok) {
       const error = new HttpError(response.status, response.statusText, response.bodyText);
@@ -306,9 +313,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /**
      * POST /api/sessions/{id}/vote after a token refresh; a non-OK answer throws 'Voting failed with
      * status: {status}'. A vote answered with a proof-of-work challenge (428: many voters from this
-     * address) is sent once more with the challenge solved, all within this one call.
+     * address) is sent again with the challenge solved, all within this one call; `onSolving` hears
+     * when a solve starts.
      */
-    async submitVote(sessionId: string, logoId: string, fingerprint: string): Promise<VoteResponse> {
+    async submitVote(sessionId: string, logoId: string, fingerprint: string, onSolving?: () => void): Promise<VoteResponse> {
       await refreshSession(sessionId);
       const json: VoteRequest = { logoId };
       const post = (proof?: string) =>
@@ -318,12 +326,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
           headers: { [FINGERPRINT_HEADER]: fingerprint, ...(proof ? { [VOTE_PROOF_HEADER]: proof } : {}) },
         });
       try {
-        try {
-          return await post();
-        } catch (error) {
-          const challenge = challengeOf(error);
-          if (!challenge || !solveVoteChallenge) throw error;
-          return await post(await solveVoteChallenge(challenge));
+        let proof: string | undefined;
+        for (let solved = 0; ; solved++) {
+          try {
+            return await post(proof);
+          } catch (error) {
+            const challenge = challengeOf(error);
+            if (!challenge || !solveVoteChallenge || solved === MAX_PROOFS_PER_VOTE) throw error;
+            onSolving?.();
+            proof = await solveVoteChallenge(challenge);
+          }
         }
       } catch (error) {
         if (error instanceof HttpError) throw new Error(MESSAGES.votingFailed(error.status), { cause: error });

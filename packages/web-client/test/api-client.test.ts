@@ -253,6 +253,31 @@ describe('notify, my-vote and vote', () => {
     ]);
   });
 
+  it('solves the next level when the seats of the first were taken meanwhile, telling the page each time a solve starts', async () => {
+    const nextLevel: VoteChallenge = { ...challenge, parameters: { ...challenge.parameters, nonce: 'n2' } };
+    answer = ({ method, headers }) => {
+      if (method === 'GET') return { status: 200, json: session('t8') };
+      if (headers['x-vote-proof'] === 'proof-2') return { status: 200, json: { logoId: 'logo-1' } };
+      return { status: 428, json: { message: 'm', challenge: headers['x-vote-proof'] ? nextLevel : challenge } };
+    };
+    const solved: VoteChallenge[] = [];
+    const api = client(async (given) => `proof-${solved.push(given)}`);
+    let solving = 0;
+    await expect(api.submitVote(SESSION, 'logo-1', '0123456789abcdef', () => solving++)).resolves.toEqual({ logoId: 'logo-1' });
+    expect(solved).toEqual([challenge, nextLevel]);
+    expect(solving).toBe(2);
+  });
+
+  it('gives up after four solves when every proof finds its seats taken', async () => {
+    answer = ({ method }) => (method === 'GET' ? { status: 200, json: session('t9') } : { status: 428, json: { message: 'm', challenge } });
+    let solves = 0;
+    const api = client(async () => `proof-${++solves}`);
+    await expect(api.submitVote(SESSION, 'logo-1', '0123456789abcdef')).rejects.toMatchObject({
+      message: 'Voting failed with status: 428',
+    });
+    expect(solves).toBe(4);
+  });
+
   it("fails with 'Voting failed with status: {status}' when the proof is refused, without solving again", async () => {
     let solves = 0;
     answer = ({ method, headers }) => {

@@ -6,7 +6,7 @@ import { analyticsRouter } from './routes/analytics';
 import { fingerprintTestRouter } from './routes/fingerprint-test';
 import { reasonsRouter } from './routes/reasons';
 import { reportsRouter } from './routes/reports';
-import { votesRouter } from './routes/votes';
+import { votesRouter, type AddressPolicies } from './routes/votes';
 
 export interface VotesDeps {
   logger: Logger;
@@ -16,12 +16,32 @@ export interface VotesDeps {
     | 'IP_HASH_SALT'
     | 'VOTES_PER_IP_PER_POLL'
     | 'PROOF_OF_WORK_FROM_VOTER'
+    | 'PROOF_OF_WORK_VOTERS_PER_LEVEL'
     | 'PROOF_OF_WORK_ITERATIONS'
     | 'PROOF_OF_WORK_ATTEMPTS'
+    | 'PROOF_OF_WORK_ATTEMPTS_PER_LEVEL'
+    | 'SHARED_NETWORK_PROOF_OF_WORK_FROM_VOTER'
+    | 'SHARED_NETWORK_PROOF_OF_WORK_ATTEMPTS_PER_LEVEL'
     | 'TRUSTED_PROXY_HOPS'
     | 'REPORTS_TO_HIDE'
     | 'REPORTS_PER_ADDRESS_PER_HOUR'
   >;
+}
+
+/** Who of an address's voters in a poll pays what: in any poll, and in one whose creator expects a shared network. */
+export function addressPolicies(config: VotesDeps['config']): AddressPolicies {
+  const policy = (freeVoters: number, attemptsPerLevel: number) => ({
+    seats: {
+      votersPerAddress: config.VOTES_PER_IP_PER_POLL,
+      seatsWithoutProof: freeVoters,
+      seatsPerLevel: config.PROOF_OF_WORK_VOTERS_PER_LEVEL,
+    },
+    cost: { attempts: config.PROOF_OF_WORK_ATTEMPTS, attemptsPerLevel },
+  });
+  return {
+    standard: policy(config.PROOF_OF_WORK_FROM_VOTER - 1, config.PROOF_OF_WORK_ATTEMPTS_PER_LEVEL),
+    sharedNetwork: policy(config.SHARED_NETWORK_PROOF_OF_WORK_FROM_VOTER - 1, config.SHARED_NETWORK_PROOF_OF_WORK_ATTEMPTS_PER_LEVEL),
+  };
 }
 
 /**
@@ -36,12 +56,8 @@ export function buildApp({ logger, config }: VotesDeps): Koa {
       votesRouter({
         csrfSecret: config.CSRF_SECRET,
         ipHashSalt: config.IP_HASH_SALT,
-        seats: { votersPerAddress: config.VOTES_PER_IP_PER_POLL, seatsWithoutProof: config.PROOF_OF_WORK_FROM_VOTER - 1 },
-        proofOfWork: proofOfWork({
-          secret: config.IP_HASH_SALT,
-          iterations: config.PROOF_OF_WORK_ITERATIONS,
-          attempts: config.PROOF_OF_WORK_ATTEMPTS,
-        }),
+        addressPolicies: addressPolicies(config),
+        proofOfWork: proofOfWork({ secret: config.IP_HASH_SALT, iterations: config.PROOF_OF_WORK_ITERATIONS }),
         logger,
       }),
       reasonsRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT }),

@@ -18,43 +18,71 @@ export interface Ballot {
   ipHash: string;
 }
 
-/** How many voters an address may bring to a poll. */
+/**
+ * How many voters an address may bring to a poll, and which of them pay a proof of work. Seats are
+ * numbered from 0 in the order addresses fill them; past the free ones they come in levels of
+ * `seatsPerLevel`, and a proof of work of level L (./proof-of-work: its cost grows with L) may take any
+ * free seat up to the last one of level L.
+ */
 export interface SeatPolicy {
+  /** A last resort: no address seats more voters than this in one poll, whatever it pays. */
   votersPerAddress: number;
-  /** How many of them need no proof of work: seats 0..this-1; the others only with a proof. */
+  /** How many of them need no proof of work: seats 0..this-1. */
   seatsWithoutProof: number;
+  seatsPerLevel: number;
 }
 
-export type CastOutcome = 'recorded' | 'address-limit' | 'proof-required';
-
-/** How a ballot went, and the ledger revision it wrote when it was recorded by writing one (none: the vote already was this one). */
-export interface CastResult {
-  outcome: CastOutcome;
-  written?: { rev: number; from: string | null };
+/** The proof-of-work level a seat needs: 0 for the free seats, then 1, 2, ... one per `seatsPerLevel` seats. */
+export function levelOfSeat(policy: SeatPolicy, seat: number): number {
+  return seat < policy.seatsWithoutProof ? 0 : Math.floor((seat - policy.seatsWithoutProof) / policy.seatsPerLevel) + 1;
 }
 
-/** The seats below `seats` of the address nobody holds yet in this poll. */
-async function freeSeats(ballot: Ballot, seats: number): Promise<number[]> {
-  const taken = await VoteModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash }, { ipSlot: 1, _id: 0 }).lean();
+/** The seats a voter with a proof of `level` (0: none) may take: from the first of its level to its last. */
+function seatsOfLevel(policy: SeatPolicy, level: number): { first: number; end: number } {
+  const first = level === 0 ? 0 : policy.seatsWithoutProof + (level - 1) * policy.seatsPerLevel;
+  const end = Math.min(policy.seatsWithoutProof + level * policy.seatsPerLevel, policy.votersPerAddress);
+  return { first: Math.min(first, end), end };
+}
+
+/** The ledger revision a ballot wrote, and the logo it changed the vote from. */
+export interface WrittenRevision {
+  rev: number;
+  from: string | null;
+}
+
+/**
+ * How a ballot went: recorded, with the ledger revision it wrote (none: the vote already was this one);
+ * refused at the address's cap; or refused until a proof of work of `level` comes with it.
+ */
+export type CastResult =
+  | { outcome: 'recorded'; written?: WrittenRevision }
+  | { outcome: 'address-limit'; written?: undefined }
+  | { outcome: 'proof-required'; level: number; written?: undefined };
+
+/** The seats of the address below `end` nobody holds yet in this poll, lowest first. */
+async function freeSeats(ballot: Ballot, end: number): Promise<number[]> {
+  const taken = await VoteModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash, ipSlot: { $lt: end } }, { ipSlot: 1, _id: 0 }).lean();
   const takenSlots = new Set(taken.map((vote) => vote.ipSlot));
   const free: number[] = [];
-  for (let slot = 0; slot < seats; slot++) if (!takenSlots.has(slot)) free.push(slot);
+  for (let slot = 0; slot < end; slot++) if (!takenSlots.has(slot)) free.push(slot);
   return free;
 }
 
 const randomOf = (values: number[]) => values[Math.floor(Math.random() * values.length)];
 
 /**
- * Gives the voter one of the first `seats` seats of its address (a vote row), exactly, however many
- * requests race: the unique {pollId, ipHash, ipSlot} index refuses a seat taken twice. It tries a
- * random seat first (an address rarely holds more than a few voters, so this usually takes one write
- * and no read); after a refusal it reads which seats are free. Resolves 'seated' when this request
- * wrote the row, 'joined' when another request of the same voter did, 'full' when no seat is free.
+ * Gives the voter one of the seats below `seats.end` of its address (a vote row), exactly, however many
+ * requests race: the unique {pollId, ipHash, ipSlot} index refuses a seat taken twice. It tries a random
+ * seat of its level first (the seats below are usually taken, and voters of one level spread over its
+ * seats, so this usually takes one write and no read); after a refusal it reads which seats are free.
+ * Resolves 'seated' when this request wrote the row, 'joined' when another request of the same voter
+ * did, 'full' when no seat is free.
  */
-async function takeSeat(ballot: Ballot, rev: number, seats: number): Promise<'seated' | 'joined' | 'full'> {
+async function takeSeat(ballot: Ballot, rev: number, seats: { first: number; end: number }): Promise<'seated' | 'joined' | 'full'> {
   const { voteId: id, ...row } = ballot;
-  let ipSlot = Math.floor(Math.random() * seats);
-  for (let attempt = 0; attempt <= seats; attempt++) {
+  if (seats.end === 0) return 'full';
+  let ipSlot = Math.min(seats.first + Math.floor(Math.random() * (seats.end - seats.first)), seats.end - 1);
+  for (let attempt = 0; attempt <= seats.end; attempt++) {
     try {
       await VoteModel.create({ _id: id, ...row, ipSlot, rev });
       return 'seated';
@@ -63,17 +91,19 @@ async function takeSeat(ballot: Ballot, rev: number, seats: number): Promise<'se
     }
     // Another request of the same voter seated it meanwhile.
     if (await VoteModel.exists({ _id: id })) return 'joined';
-    const freeSeat = randomOf(await freeSeats(ballot, seats));
+    const freeSeat = randomOf(await freeSeats(ballot, seats.end));
     if (freeSeat === undefined) return 'full';
     ipSlot = freeSeat;
   }
-  throw new Error(`takeSeat: no seat after ${seats + 1} attempts`);
+  throw new Error(`takeSeat: no seat after ${seats.end + 1} attempts`);
 }
 
-/** Why a voter found no seat: the address is at the cap, or only seats that need a proof of work are left. */
-async function refusal(ballot: Ballot, policy: SeatPolicy, proven: boolean): Promise<'address-limit' | 'proof-required'> {
-  if (proven || policy.seatsWithoutProof >= policy.votersPerAddress) return 'address-limit';
-  return (await freeSeats(ballot, policy.votersPerAddress)).length > 0 ? 'proof-required' : 'address-limit';
+/** Why a voter found no seat: the address is at the cap, or the first free seat needs a proof of a level above the voter's. */
+async function refusal(ballot: Ballot, policy: SeatPolicy, provenLevel: number): Promise<CastResult> {
+  const [lowest] = await freeSeats(ballot, policy.votersPerAddress);
+  if (lowest === undefined) return { outcome: 'address-limit' };
+  // Seats are not given back, so the first free one is above the voter's level; the maximum covers a race with a withdrawal.
+  return { outcome: 'proof-required', level: Math.max(levelOfSeat(policy, lowest), provenLevel + 1) };
 }
 
 /** How often a request starts over after a concurrent request of the same voter withdrew a vote. */
@@ -82,7 +112,8 @@ const MAX_ROUNDS = 5;
 /**
  * Records a ballot: one vote per voter per poll (voting again changes it), and at most
  * `votersPerAddress` distinct voters per address per poll, exactly, however many requests race; a new
- * voter beyond the first `seatsWithoutProof` of its address needs a proof of work (`proven`).
+ * voter beyond the first `seatsWithoutProof` of its address needs a proof of work, of a level whose
+ * seats are not all taken (`provenLevel`: the level of the proof the ballot carries, 0 for none).
  *
  * The vote goes into the ledger first, as the voter's next revision (see @logovote/models'
  * vote-ledger): that insert is what decides, and it is what counts. A voter without a seat then takes
@@ -92,7 +123,7 @@ const MAX_ROUNDS = 5;
  * When another request of the same voter wrote the same revision first, this ballot is taken as cast
  * just before that one and replaced by it, so the voter's last vote wins and nothing waits.
  */
-export async function castVote(ballot: Ballot, policy: SeatPolicy, proven = false): Promise<CastResult> {
+export async function castVote(ballot: Ballot, policy: SeatPolicy, provenLevel = 0): Promise<CastResult> {
   const id = ballot.voteId;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const current = await currentVote(id);
@@ -114,15 +145,11 @@ export async function castVote(ballot: Ballot, policy: SeatPolicy, proven = fals
       continue; // the other request's vote was withdrawn: this one may still find a seat
     }
     if (!current.seated) {
-      const seat = await takeSeat(
-        ballot,
-        rev,
-        proven ? policy.votersPerAddress : Math.min(policy.seatsWithoutProof, policy.votersPerAddress),
-      );
+      const seat = await takeSeat(ballot, rev, seatsOfLevel(policy, provenLevel));
       if (seat === 'full') {
         // Withdrawn by the next revision; if another request of this voter wrote that one, it carries on from ours.
         await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev: rev + 1, from: ballot.logoId, to: null });
-        return { outcome: await refusal(ballot, policy, proven) };
+        return refusal(ballot, policy, provenLevel);
       }
       // A seat written with this revision is current unless another request of this voter wrote a newer
       // one meanwhile, and that request brings the row up to date itself.

@@ -15,7 +15,17 @@ export interface ProofOfWorkOptions {
   /** Key material of the challenges' signatures (the service's IP_HASH_SALT, under labels of its own). */
   secret: string;
   iterations: number;
+}
+
+/** What a challenge of each level costs, in attempts on average: `attempts` at level 1, `attemptsPerLevel` more per level above. */
+export interface ProofCost {
   attempts: number;
+  attemptsPerLevel: number;
+}
+
+/** The attempts a challenge of `level` (1, 2, ...) takes on average. */
+export function attemptsAt(cost: ProofCost, level: number): number {
+  return cost.attempts + (level - 1) * cost.attemptsPerLevel;
 }
 
 /** How long a challenge may be solved and sent: long enough for a slow phone, short enough not to be stockpiled. */
@@ -26,14 +36,16 @@ export const PROOF_REQUIRED =
   'Many people have already voted in this poll from your network address. Your browser must solve a proof-of-work challenge before this vote counts: solve the challenge and send the vote again with the solution in the X-Vote-Proof header.';
 const PROOF_INVALID = 'The proof of work is not valid for this poll. Vote again to get a new challenge.';
 const PROOF_SPENT = 'This proof of work was already used. Vote again to get a new challenge.';
+export const PROOF_LEVEL_FULL =
+  'While this proof of work was being solved, other people on your network address took the seats it was for. Solve the new challenge and send the vote again with its solution in the X-Vote-Proof header.';
 
 /**
  * Step-up proof of work for votes, with altcha-lib: a PBKDF2 challenge whose solution (the counter) the
- * service draws itself, uniformly below twice `attempts`, so a solve takes `attempts` derivations on
- * average and never more than twice that. Uniform from 0 on purpose: a solver that knows the range
- * gains nothing by starting anywhere but 0 (a range starting higher would let it skip the bottom).
- * Challenges are HMAC-signed, carry the poll they are for and expire; a solution is spent on first use
- * (./models/spent-proof).
+ * service draws itself, uniformly below twice its level's attempts (attemptsAt), so a solve takes that
+ * many derivations on average and never more than twice that. Uniform from 0 on purpose: a solver that
+ * knows the range gains nothing by starting anywhere but 0 (a range starting higher would let it skip
+ * the bottom). Challenges are HMAC-signed, carry the poll and the level they are for (../cast-vote: the
+ * seats a proof may take) and expire; a solution is spent on first use (./models/spent-proof).
  */
 export function proofOfWork(options: ProofOfWorkOptions) {
   const label = (name: string) => createHmac('sha256', options.secret).update(`proof-of-work:${name}`).digest('hex');
@@ -41,14 +53,14 @@ export function proofOfWork(options: ProofOfWorkOptions) {
   const hmacKeySignatureSecret = label('key');
 
   return {
-    /** A new challenge for a vote in `pollId`. */
-    async challengeFor(pollId: string): Promise<VoteChallenge> {
+    /** A new challenge of `level` for a vote in `pollId`, taking `attempts` on average. */
+    async challengeFor(pollId: string, level: number, attempts: number): Promise<VoteChallenge> {
       const challenge = await createChallenge({
         algorithm: ALGORITHM,
         cost: options.iterations,
-        counter: randomInt(2 * options.attempts - 1, 0),
+        counter: randomInt(2 * attempts - 1, 0),
         deriveKey,
-        data: { pollId },
+        data: { pollId, level },
         expiresAt: Math.floor(Date.now() / 1000) + CHALLENGE_LIFETIME_S,
         hmacSignatureSecret,
         hmacKeySignatureSecret,
@@ -57,11 +69,11 @@ export function proofOfWork(options: ProofOfWorkOptions) {
     },
 
     /**
-     * Checks and spends the proof a vote carries (the X-Vote-Proof header): true when it is a valid
-     * solution of a challenge for this poll, false when its challenge expired (the vote then goes on
-     * as one without proof). A forged or malformed proof is a 400, one used before a 409.
+     * Checks and spends the proof a vote carries (the X-Vote-Proof header): its level when it is a valid
+     * solution of a challenge for this poll, 0 when its challenge expired (the vote then goes on as one
+     * without proof). A forged or malformed proof is a 400, one used before a 409.
      */
-    async spend(header: string, pollId: string): Promise<boolean> {
+    async spend(header: string, pollId: string): Promise<number> {
       let decoded: unknown;
       try {
         decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
@@ -70,13 +82,15 @@ export function proofOfWork(options: ProofOfWorkOptions) {
       }
       const proof = parseInput(VoteProof, decoded);
       const { parameters } = proof.challenge;
-      if (parameters.algorithm !== ALGORITHM || parameters.data?.pollId !== pollId) throw new HttpError(400, PROOF_INVALID);
+      const level = parameters.data?.level;
+      if (parameters.algorithm !== ALGORITHM || parameters.data?.pollId !== pollId || !Number.isSafeInteger(level) || Number(level) < 1)
+        throw new HttpError(400, PROOF_INVALID);
       const result = await verifySolution({ ...proof, deriveKey, hmacSignatureSecret, hmacKeySignatureSecret });
-      if (result.expired) return false;
+      if (result.expired) return 0;
       if (!result.verified) throw new HttpError(400, PROOF_INVALID);
       if (!(await spendProof(parameters.nonce, pollId, new Date((parameters.expiresAt ?? 0) * 1000))))
         throw new HttpError(409, PROOF_SPENT);
-      return true;
+      return Number(level);
     },
   };
 }

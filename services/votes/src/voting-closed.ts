@@ -1,7 +1,7 @@
 import { POLL_HIDDEN, VOTING_CLOSED } from '@logovote/contracts';
 import { appendLedgerEntry, readModerationState, readVotingState, syncVoteRow } from '@logovote/models';
 import { HttpError } from '@logovote/service-kit';
-import type { CastResult } from './cast-vote';
+import type { WrittenRevision } from './cast-vote';
 
 /**
  * Why a poll takes no votes now, if it does not: closed by its creator (docs/closing.md), or hidden
@@ -32,7 +32,7 @@ export async function withdrawVoteIfClosedMeanwhile(
   pollId: string,
   voteId: string,
   logoId: string,
-  written: CastResult['written'],
+  written: WrittenRevision | undefined,
 ): Promise<void> {
   const refusal = await votingRefusal(pollId);
   if (!refusal) return;

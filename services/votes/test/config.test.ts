@@ -4,8 +4,8 @@ import { loadConfig } from '../src/config';
 const required = { CSRF_SECRET: 'c'.repeat(32), IP_HASH_SALT: 's'.repeat(32) };
 
 describe('votes configuration', () => {
-  it('defaults to 50 voters per address per poll behind one proxy', () => {
-    expect(loadConfig(required)).toMatchObject({ PORT: 4002, VOTES_PER_IP_PER_POLL: 50, TRUSTED_PROXY_HOPS: 1 });
+  it('defaults to 1000 voters per address per poll (a last resort) behind one proxy', () => {
+    expect(loadConfig(required)).toMatchObject({ PORT: 4002, VOTES_PER_IP_PER_POLL: 1000, TRUSTED_PROXY_HOPS: 1 });
   });
 
   it('reads the cap and the proxy count', () => {

@@ -212,6 +212,7 @@ describe('hiding a reported poll', () => {
       {
         votersPerAddress: 5,
         seatsWithoutProof: 5,
+        seatsPerLevel: 25,
       },
     );
     expect(await readVoteCounts(sessionId)).toEqual(new Map([[a, 1]]));

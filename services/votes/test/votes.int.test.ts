@@ -375,7 +375,7 @@ describe('votes on a closed poll', () => {
   it('a vote written before the close but checked after it is taken back and refused (the race)', async () => {
     const { sessionId, logoIds } = await createPoll();
     const [a, b] = logoIds as [string, string];
-    const seats = { votersPerAddress: 5, seatsWithoutProof: 5 };
+    const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
     const ballot = (voteId: string, logoId: string) => ({ pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId, ipHash: 'ip' });
 
     // A first vote and a changed vote, each written while the poll was open...
@@ -409,7 +409,7 @@ describe('votes on a closed poll', () => {
   it('a request that wrote nothing, or whose revision a newer one of the voter follows, leaves the votes alone', async () => {
     const { sessionId, logoIds } = await createPoll();
     const [a, b] = logoIds as [string, string];
-    const seats = { votersPerAddress: 5, seatsWithoutProof: 5 };
+    const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
     const ballot = (voteId: string, logoId: string) => ({ pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId, ipHash: 'ip' });
     const same = `${sessionId}:same`;
     await castVote(ballot(same, a), seats);
@@ -435,7 +435,7 @@ describe('votes on a closed poll', () => {
     const voter = `${sessionId}:open`;
     const cast = await castVote(
       { pollId: sessionId, voteId: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' },
-      { votersPerAddress: 5, seatsWithoutProof: 5 },
+      { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 },
     );
     await expect(withdrawVoteIfClosedMeanwhile(sessionId, voter, logoIds[0]!, cast.written)).resolves.toBeUndefined();
     expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));

@@ -14,6 +14,8 @@ export interface CheckedLogo {
 export interface PollChoices {
   feedbackPrompt: string | undefined;
   logoOrder: LogoOrder | undefined;
+  /** The creator expects its voters on one shared network (docs/api/votes-and-notify.md). */
+  sharedNetwork?: boolean | undefined;
 }
 
 export interface NewPoll extends PollChoices {
@@ -47,6 +49,8 @@ export async function createPoll(
   const { feedbackPrompt } = choices;
   // Only the exception is stored: a poll without the field keeps the upload order.
   const logoOrder = choices.logoOrder === 'shuffled' ? choices.logoOrder : undefined;
+  // Only the exception is stored, as with the order.
+  const sharedNetwork = choices.sharedNetwork === true ? true : undefined;
   const pollId = newPollId();
   const uploads = logos.map(({ file, image }) => ({
     path: file.path,
@@ -63,7 +67,7 @@ export async function createPoll(
   let attempted: string | undefined;
   let recorded = false;
   try {
-    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logoOrder, logos: stored, creatorTokenHash });
+    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logoOrder, sharedNetwork, logos: stored, creatorTokenHash });
     recorded = true;
     // Before any image is stored: the media service serves no image whose poll it cannot find.
     await recordLogoFiles(

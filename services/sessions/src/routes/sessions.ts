@@ -77,7 +77,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       fileField: LOGOS_FIELD,
       maxFiles: MAX_LOGOS_PER_POLL,
       maxFileBytes: MAX_LOGO_BYTES,
-      textFields: ['feedbackPrompt', 'logoOrder'],
+      textFields: ['feedbackPrompt', 'logoOrder', 'sharedNetwork'],
       // Bytes, not characters: room for the longest prompt in any script; the schema counts characters.
       maxFieldBytes: MAX_FEEDBACK_PROMPT_LENGTH * 4,
       tooManyFilesMessage: TOO_MANY_LOGOS,
@@ -103,7 +103,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         store,
         logger,
         checked,
-        { feedbackPrompt: choices.feedbackPrompt, logoOrder: choices.logoOrder },
+        { feedbackPrompt: choices.feedbackPrompt, logoOrder: choices.logoOrder, sharedNetwork: choices.sharedNetwork },
         hashCreatorToken(creatorToken),
       );
       // Where a creation's time goes (browsers' developer tools and the benchmark read it).

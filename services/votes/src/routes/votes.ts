@@ -11,21 +11,33 @@ import { bindVoterCookie, currentVote, findActivePollOr404, voteChangeSignaller 
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
-import { PROOF_REQUIRED, type ProofOfWork } from '../proof-of-work';
+import { PROOF_LEVEL_FULL, PROOF_REQUIRED, attemptsAt, type ProofCost, type ProofOfWork } from '../proof-of-work';
 import { requestVoter } from '../voter';
 import { refuseVoteIfClosed, withdrawVoteIfClosedMeanwhile } from '../voting-closed';
+
+/** Which voters of an address pay a proof of work, and what it costs them. */
+export interface AddressPolicy {
+  seats: SeatPolicy;
+  cost: ProofCost;
+}
+
+/** In any poll, and in one whose creator expects its voters on one shared network (cheaper). */
+export interface AddressPolicies {
+  standard: AddressPolicy;
+  sharedNetwork: AddressPolicy;
+}
 
 export interface VotesRouteOptions {
   csrfSecret: string;
   ipHashSalt: string;
-  seats: SeatPolicy;
+  addressPolicies: AddressPolicies;
   proofOfWork: ProofOfWork;
   logger: Logger;
 }
 
 export const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
 /** The poll, if it may be voted on, with what voting needs of it. */
-export const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionId, ['logos']);
+export const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionId, ['logos', 'sharedNetwork']);
 
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
 export function votesRouter(options: VotesRouteOptions): Router {
@@ -50,27 +62,35 @@ export function votesRouter(options: VotesRouteOptions): Router {
     const poll = await findPoll(ctx.params.sessionId);
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
     await refuseVoteIfClosed(poll._id);
+    const policy = poll.sharedNetwork ? options.addressPolicies.sharedNetwork : options.addressPolicies.standard;
     const proof = ctx.get(VOTE_PROOF_HEADER);
-    const proven = proof ? await options.proofOfWork.spend(proof, poll._id) : false;
+    const provenLevel = proof ? await options.proofOfWork.spend(proof, poll._id) : 0;
     const voter = await voterOf(ctx, poll._id, fingerprint);
-    const { outcome, written } = await castVote(
+    const cast = await castVote(
       { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash },
-      options.seats,
-      proven,
+      policy.seats,
+      provenLevel,
     );
-    if (outcome === 'address-limit') {
+    if (cast.outcome === 'address-limit') {
       throw new HttpError(
         429,
-        `Vote limit reached: at most ${options.seats.votersPerAddress} people can vote in this poll from the same network address. Votes already cast can still be changed.`,
+        `Vote limit reached: at most ${policy.seats.votersPerAddress} people can vote in this poll from the same network address. Votes already cast can still be changed.`,
       );
     }
-    if (outcome === 'proof-required') {
-      const body: ProofRequired = { message: PROOF_REQUIRED, challenge: await options.proofOfWork.challengeFor(poll._id) };
+    if (cast.outcome === 'proof-required') {
+      const { level } = cast;
+      const attempts = attemptsAt(policy.cost, level);
+      const body: ProofRequired = {
+        message: provenLevel > 0 ? PROOF_LEVEL_FULL : PROOF_REQUIRED,
+        level,
+        attempts,
+        challenge: await options.proofOfWork.challengeFor(poll._id, level, attempts),
+      };
       ctx.status = 428;
       ctx.body = body;
       return;
     }
-    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, written);
+    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, cast.written);
     // Live results pages learn of the change from this signal (docs/live-results.md). The vote stands without
     // it: those pages then show it with the next vote's update or on reload.
     await signalVoteChange(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live results signal not written'));
