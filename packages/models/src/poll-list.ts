@@ -201,25 +201,6 @@ export async function listedPolls(options: { before?: number; limit: number }): 
   return cursor > 1 ? { polls, next: cursor } : { polls };
 }
 
-/**
- * Enters the listed polls that are not deleted in the live list, once per database (lists kept before it
- * existed): one pass over both collections.
- */
-export function enterListedPollsLive(): Promise<number> {
-  return runOnce('poll-list-live-1', async () => {
-    const kept = new Set(
-      (await PollModel.find({ state: { $in: ['creating', 'active'] } }, { _id: 1 }).lean<{ _id: string }[]>()).map((poll) => poll._id),
-    );
-    let count = 0;
-    for (const entry of await PollListModel.find({}, { pollId: 1 }).lean()) {
-      if (!kept.has(entry.pollId)) continue;
-      await enterLive(entry._id, entry.pollId);
-      count++;
-    }
-    return count;
-  });
-}
-
 /** Lists the polls created before the list existed, oldest first, once per database. */
 export function listExistingPolls(): Promise<number> {
   return runOnce('poll-list-1', async () => {

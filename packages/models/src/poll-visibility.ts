@@ -1,7 +1,6 @@
 import { Schema, model } from 'mongoose';
 import { POLL_HIDDEN } from '@logovote/contracts';
 import { HttpError } from '@logovote/service-kit';
-import { runOnce } from './migrations';
 import { PollModel, activePoll, findActivePollOr404, type Poll } from './poll';
 import { readModerationState } from './poll-report';
 import { isDuplicateKey } from './tally-ledger';
@@ -42,20 +41,6 @@ export async function pollOfLogoFile(filename: string): Promise<string | null> {
 /** Removes a poll's logo file names (with the poll). */
 export async function deleteLogoFiles(pollId: string): Promise<void> {
   await LogoFileModel.deleteMany({ pollId });
-}
-
-/** Records the logo file names of the polls stored before the index existed, once per database. */
-export function indexExistingLogoFiles(): Promise<number> {
-  return runOnce('logo-files-1', async () => {
-    const polls = await PollModel.find({}, { logos: 1 }).lean<Pick<Poll, '_id' | 'logos'>[]>();
-    for (const poll of polls) {
-      await recordLogoFiles(
-        poll._id,
-        poll.logos.map((logo) => logo.filename),
-      );
-    }
-    return polls.length;
-  });
 }
 
 /**

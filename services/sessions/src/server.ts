@@ -1,5 +1,5 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { enterListedPollsLive, foldPollCount, indexExistingLogoFiles, listExistingPolls, sweepUploadRefusals } from '@logovote/models';
+import { foldPollCount, listExistingPolls, sweepUploadRefusals } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { LiveCountsHub } from './live/live-counts';
@@ -20,10 +20,6 @@ bootService({
     await Promise.all([connectMongo(config.MONGODB_URI, logger), ensureBucket(store, config.S3_REGION)]);
     const listed = await listExistingPolls();
     if (listed > 0) logger.info({ listed }, 'polls from before the admin list entered in it');
-    const live = await enterListedPollsLive();
-    if (live > 0) logger.info({ live }, 'listed polls entered in the live list');
-    const indexed = await indexExistingLogoFiles();
-    if (indexed > 0) logger.info({ indexed }, 'logo file names of polls from before the index recorded');
     const folder = runInBackground('fold the poll count', () => foldPollCount(), FOLD_INTERVAL_MS, logger);
     warmUpModeration(moderation, logger);
     const retention = startRetentionSweep({
