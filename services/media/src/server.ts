@@ -1,5 +1,5 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { bootService, createObjectStore, ensureBucket } from '@logovote/service-kit';
+import { bootService, createObjectStore, ensureBucket, uploadRateLimits } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
@@ -11,6 +11,9 @@ bootService({
     const moderation = createModerationProvider(config);
     await ensureBucket(store, config.S3_REGION);
     warmUpModeration(moderation, logger);
-    return { app: buildApp({ logger, store, pipeline: createUploadPipeline({ moderation }) }), onShutdown: () => moderation.close() };
+    return {
+      app: buildApp({ logger, store, pipeline: createUploadPipeline({ moderation }), uploadRate: uploadRateLimits(config) }),
+      onShutdown: () => moderation.close(),
+    };
   },
 });
