@@ -5,7 +5,7 @@ import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED } from '@logovote/contracts';
-import { PollContactModel, PollModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
+import { PollContactModel, PollModel, RateTicketModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
 // The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
 import {
@@ -21,8 +21,8 @@ import {
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createMailer, type Mailer } from '../src/mailer';
-import { NotifySendModel } from '../src/models/notify-send';
 import { moveCreatorEmails, purgeNotifyDataOfDeletedPolls } from '../src/poll-data';
+import { pollEmailsBucket } from '../src/send-limit';
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(30_000);
@@ -40,7 +40,7 @@ let mailer: Mailer;
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, NotifySendModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
   mailer = createMailer(config);
   server = createServer(buildApp({ logger: silentLogger, mailer, config }).callback());
 });
@@ -118,7 +118,7 @@ it.each([
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ message });
   expect((await PollContactModel.findById(sessionId).lean())?.email).toBeUndefined();
-  expect(await NotifySendModel.countDocuments({ pollId: sessionId })).toBe(0);
+  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(sessionId) })).toBe(0);
 });
 
 it('refuses a request without a valid anti-forgery token with 403', async () => {
@@ -171,9 +171,9 @@ it("removes a deleted poll's sends and creator address, and only that poll's", a
 
   expect(await purgeNotifyDataOfDeletedPolls()).toBe(1);
   expect(await PollContactModel.exists({ _id: doomed.sessionId })).toBeNull();
-  expect(await NotifySendModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
+  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(doomed.sessionId) })).toBe(0);
   expect(await PollContactModel.exists({ _id: kept.sessionId })).not.toBeNull();
-  expect(await NotifySendModel.countDocuments({ pollId: kept.sessionId })).toBe(1);
+  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(kept.sessionId) })).toBe(1);
 });
 
 it('moves the addresses earlier versions kept on the polls, once', async () => {
@@ -230,7 +230,7 @@ describe('the private manage link (docs/closing.md)', () => {
     const res = await notifyAsCreator(sessionId, address, token);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: CREATOR_TOKEN_REJECTED });
-    expect(await NotifySendModel.countDocuments({ pollId: sessionId })).toBe(0);
+    expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(sessionId) })).toBe(0);
     // The answer comes after the mail server took a mail: none was sent.
     expect((await mail.list()).filter((message) => message.to.includes(address))).toEqual([]);
   });
