@@ -17,7 +17,7 @@ export interface NotifyRouteOptions {
 export const SEND_FAILED = 'Failed to send email: the mail server did not accept it. Your poll and its links are still valid.';
 
 /** What a refused e-mail's 429 says, by the limit that refused it. */
-export function emailLimitMessage({ limitedBy, limit }: EmailRefusal): string {
+function emailLimitMessage({ limitedBy, limit }: EmailRefusal): string {
   switch (limitedBy) {
     case 'poll':
       return `This poll has already sent ${limit} emails in the last hour. Please try again later.`;

@@ -64,7 +64,7 @@ function serverTiming(phases: Record<string, number>): string {
 
 export const NO_LOGOS = 'Please upload at least one logo to start voting.';
 export const TOO_MANY_LOGOS = `You can only upload up to ${MAX_LOGOS_PER_POLL} logos.`;
-export const pollLimitReached = (limit: number, per: 'hour' | 'day') =>
+const pollLimitReached = (limit: number, per: 'hour' | 'day') =>
   `Poll limit reached: at most ${limit} polls can be created per ${per} from the same network address. Please try again later.`;
 
 /** Poll creation, lookup and plan: POST /api/sessions, GET /api/sessions/{id}, PUT /api/sessions/{id}/plan. */
