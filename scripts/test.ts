@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureInfraInstalled, repoRoot } from '@logovote/devstack';
 import type { TestStackEnv } from '../tests/support/stack-env';
-import { STACK_ENV_VAR } from '../tests/support/stack-env';
+import { STACK_ENV_VAR, TEST_STACK_LIMITS } from '../tests/support/stack-env';
 import { runNpmScript } from './lib/build';
 import { startControlServer } from './lib/control-server';
 import { REMOTES, SERVICES, freePorts, startStack } from './lib/stack';
@@ -38,7 +38,7 @@ async function main(): Promise<number> {
     external: {},
     freshData: true,
     logLevel: 'warn',
-    env: {},
+    env: TEST_STACK_LIMITS,
     log,
   });
   const control = await startControlServer(stack, [...SERVICES, 'shell', ...REMOTES]);

@@ -139,6 +139,17 @@ const FRONTEND_DIRS: Record<FrontendName, string> = {
 
 const LOCAL_OBJECT_STORE_KEYS = { accessKey: 'logovote', secretKey: 'logovote-local-secret' };
 
+/** Per-client limits of the services that a stack's environment may set (README's configuration table); unset, the services' defaults hold. */
+const CLIENT_LIMIT_SETTINGS = [
+  'POLL_CREATIONS_PER_ADDRESS_PER_HOUR',
+  'POLL_CREATIONS_PER_ADDRESS_PER_DAY',
+  'NOTIFY_EMAILS_PER_SENDER_PER_HOUR',
+  'NOTIFY_EMAILS_PER_RECIPIENT_PER_DAY',
+  'UPLOAD_MIN_BYTES_PER_SECOND',
+  'UPLOAD_RATE_GRACE_SECONDS',
+  'UPLOAD_MAX_SECONDS',
+] as const;
+
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { runDir, ports, external, log } = options;
   const dataDir = join(runDir, 'data');
@@ -200,6 +211,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     PUBLIC_ORIGIN: gatewayUrl,
     CSRF_SECRET: secrets.csrfSecret,
     IP_HASH_SALT: secrets.ipHashSalt,
+    ...Object.fromEntries(CLIENT_LIMIT_SETTINGS.filter((name) => options.env[name] !== undefined).map((name) => [name, options.env[name]])),
   };
 
   const starters: Partial<Record<ComponentName, () => Promise<ManagedProcess>>> = {

@@ -17,6 +17,7 @@ import { repoRoot } from '@logovote/devstack';
 import { createObjectStore, type ObjectStore } from '@logovote/service-kit';
 import { freePorts, startStack, type ServiceName, type Stack } from '../../scripts/lib/stack';
 import { launchBrowser } from '../support/browser';
+import { TEST_STACK_LIMITS } from '../support/stack-env';
 import { validImages } from '../hostile/support/fixtures';
 import { call, multipart, parseAnswer, targetOf, type Answer, type HttpCall, type Target } from '../hostile/support/http';
 import { createPollVia, tokenFor } from '../hostile/support/polls';
@@ -48,7 +49,7 @@ beforeAll(async () => {
     external: {},
     freshData: true,
     logLevel: 'info',
-    env: {},
+    env: TEST_STACK_LIMITS,
     log: () => undefined,
   });
   user = targetOf(stack.gatewayUrl, '127.0.0.1');

@@ -15,6 +15,13 @@ export interface TestStackEnv {
 
 export const STACK_ENV_VAR = 'LOGOVOTE_TEST_STACK';
 
+/**
+ * Poll creations per address on the test stacks (scripts/test.ts, the fault tests' own). The browser tests
+ * create all their polls from 127.0.0.1, about a hundred in a full run where the product allows 10 an hour; the hostile
+ * test of the limit (tests/hostile/abuse-costs.test.ts) exceeds these from an address of its own.
+ */
+export const TEST_STACK_LIMITS = { POLL_CREATIONS_PER_ADDRESS_PER_HOUR: '200', POLL_CREATIONS_PER_ADDRESS_PER_DAY: '1000' };
+
 export function testStack(): TestStackEnv {
   const raw = process.env[STACK_ENV_VAR];
   if (!raw)

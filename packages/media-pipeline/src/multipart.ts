@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Context, Middleware } from 'koa';
 import { plainText } from '@logovote/contracts';
-import { HttpError } from '@logovote/service-kit';
+import { HttpError, watchUploadRate, type UploadRateLimits } from '@logovote/service-kit';
 
 /** A received file, streamed to a temporary file that is removed when the request ends. */
 export interface UploadedFile {
@@ -32,6 +32,8 @@ export interface MultipartOptions {
   textFields: readonly string[];
   maxFieldBytes: number;
   tooManyFilesMessage: string;
+  /** A body arriving slower than these is refused with a 408 and its connection closed. */
+  uploadRate: UploadRateLimits;
 }
 
 /** Headers and boundaries of a multipart body, on top of its files. */
@@ -88,10 +90,13 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
     const writes: Promise<void>[] = [];
     /** Set once the outcome is decided: a refusal, or every file written. */
     let settled = false;
+    // The answer closes the connection: the rest of a trickling body is not waited for.
+    const stopRateWatch = watchUploadRate(req, options.uploadRate, (message) => fail(new HttpError(408, message, { Connection: 'close' })));
 
     const fail = (error: HttpError) => {
       if (settled) return;
       settled = true;
+      stopRateWatch();
       req.unpipe(parser);
       discardRest(req);
       for (const stream of streams) stream.destroy();
@@ -150,6 +155,7 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
     parser.on('close', () => {
       if (settled) return;
       settled = true;
+      stopRateWatch();
       Promise.all(writes).then(() => resolve({ files, fields }), reject);
     });
     req.on('error', () => fail(new HttpError(400, 'The upload was interrupted')));

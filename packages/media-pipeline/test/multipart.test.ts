@@ -22,6 +22,7 @@ function app() {
       textFields: ['note'],
       maxFieldBytes: 64,
       tooManyFilesMessage: 'At most 2 files',
+      uploadRate: { minBytesPerSecond: 1024, graceSeconds: 10, maxSeconds: 60 },
     }),
     (ctx) => {
       const { files, fields } = receivedUpload(ctx);

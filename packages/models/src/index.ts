@@ -13,3 +13,4 @@ export * from './creator-token';
 export * from './poll-report';
 export * from './poll-visibility';
 export * from './upload-refusal';
+export * from './rate-ticket';

@@ -1,6 +1,7 @@
 export * from './app';
 export * from './body';
 export * from './boot';
+export * from './client-address';
 export * from './config';
 export * from './csrf';
 export * from './errors';
@@ -9,5 +10,6 @@ export * from './logger';
 export * from './mongo';
 export * from './object-store';
 export * from './server';
+export * from './upload-rate';
 export * from './validation';
 export { runInBackground } from './background';

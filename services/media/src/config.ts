@@ -1,7 +1,11 @@
 import { moderationEnv } from '@logovote/media-pipeline';
-import { objectStoreEnv, parseEnv, portEnv, serviceEnv } from '@logovote/service-kit';
+import { objectStoreEnv, parseEnv, portEnv, serviceEnv, uploadRateEnv } from '@logovote/service-kit';
 
-const mediaEnv = serviceEnv.extend(portEnv(4003).shape).extend(objectStoreEnv.shape).extend(moderationEnv.shape);
+const mediaEnv = serviceEnv
+  .extend(portEnv(4003).shape)
+  .extend(objectStoreEnv.shape)
+  .extend(moderationEnv.shape)
+  .extend(uploadRateEnv.shape);
 
 export type Config = ReturnType<typeof loadConfig>;
 

@@ -1,5 +1,5 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket } from '@logovote/service-kit';
+import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, uploadRateLimits } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
@@ -13,7 +13,7 @@ bootService({
     await Promise.all([connectMongo(config.MONGODB_URI, logger), ensureBucket(store, config.S3_REGION)]);
     warmUpModeration(moderation, logger);
     return {
-      app: buildApp({ logger, store, pipeline: createUploadPipeline({ moderation, svg: config }) }),
+      app: buildApp({ logger, store, pipeline: createUploadPipeline({ moderation, svg: config }), uploadRate: uploadRateLimits(config) }),
       onShutdown: async () => {
         await moderation.close();
         await disconnectMongo();

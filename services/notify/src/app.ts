@@ -7,7 +7,15 @@ import { notifyRouter } from './routes/notify';
 export interface NotifyDeps {
   logger: Logger;
   mailer: Mailer;
-  config: Pick<Config, 'CSRF_SECRET' | 'PUBLIC_ORIGIN' | 'NOTIFY_EMAILS_PER_POLL_PER_HOUR'>;
+  config: Pick<
+    Config,
+    | 'CSRF_SECRET'
+    | 'PUBLIC_ORIGIN'
+    | 'TRUSTED_PROXY_HOPS'
+    | 'NOTIFY_EMAILS_PER_POLL_PER_HOUR'
+    | 'NOTIFY_EMAILS_PER_SENDER_PER_HOUR'
+    | 'NOTIFY_EMAILS_PER_RECIPIENT_PER_DAY'
+  >;
 }
 
 /** E-mail: sends the creator the voting and results links. */
@@ -17,8 +25,18 @@ export function buildApp({ logger, mailer, config }: NotifyDeps): Koa {
     mailer,
     csrfSecret: config.CSRF_SECRET,
     publicOrigin: config.PUBLIC_ORIGIN,
-    emailsPerPollPerHour: config.NOTIFY_EMAILS_PER_POLL_PER_HOUR,
+    limits: {
+      perPollPerHour: config.NOTIFY_EMAILS_PER_POLL_PER_HOUR,
+      perSenderPerHour: config.NOTIFY_EMAILS_PER_SENDER_PER_HOUR,
+      perRecipientPerDay: config.NOTIFY_EMAILS_PER_RECIPIENT_PER_DAY,
+    },
   });
   // The SMTP server is not a readiness check: while it is down the service still answers, with a 502.
-  return createServiceApp({ service: 'notify', logger, routers: [router], readiness: [mongoReadiness] });
+  return createServiceApp({
+    service: 'notify',
+    logger,
+    routers: [router],
+    readiness: [mongoReadiness],
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+  });
 }

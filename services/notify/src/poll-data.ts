@@ -1,16 +1,16 @@
 import mongoose from 'mongoose';
-import { PollContactModel, deletingPollIds, recordNotifyActivity, runOnce } from '@logovote/models';
-import { NotifySendModel } from './models/notify-send';
+import { PollContactModel, deletingPollIds, recordNotifyActivity, removeRateTickets, runOnce } from '@logovote/models';
+import { pollEmailsBucket } from './send-limit';
 
 /**
- * The notify service's part of deleting polls: removes the sends and the creator's address of every
+ * The notify service's part of deleting polls: removes the e-mail counts and the creator's address of every
  * poll the sessions service marked 'deleting' (the address last: the sessions service waits for it to
  * be gone). Resolves with the polls cleared.
  */
 export async function purgeNotifyDataOfDeletedPolls(): Promise<number> {
   let cleared = 0;
   for (const pollId of await deletingPollIds()) {
-    await NotifySendModel.deleteMany({ pollId });
+    await removeRateTickets(pollEmailsBucket(pollId));
     if ((await PollContactModel.deleteOne({ _id: pollId })).deletedCount > 0) cleared++;
   }
   return cleared;

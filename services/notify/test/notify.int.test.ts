@@ -5,7 +5,7 @@ import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED } from '@logovote/contracts';
-import { PollContactModel, PollModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
+import { PollContactModel, PollModel, RateTicketModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
 // The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
 import {
@@ -21,8 +21,8 @@ import {
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createMailer, type Mailer } from '../src/mailer';
-import { NotifySendModel } from '../src/models/notify-send';
 import { moveCreatorEmails, purgeNotifyDataOfDeletedPolls } from '../src/poll-data';
+import { pollEmailsBucket } from '../src/send-limit';
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(30_000);
@@ -40,7 +40,7 @@ let mailer: Mailer;
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, NotifySendModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
   mailer = createMailer(config);
   server = createServer(buildApp({ logger: silentLogger, mailer, config }).callback());
 });
@@ -118,7 +118,7 @@ it.each([
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ message });
   expect((await PollContactModel.findById(sessionId).lean())?.email).toBeUndefined();
-  expect(await NotifySendModel.countDocuments({ pollId: sessionId })).toBe(0);
+  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(sessionId) })).toBe(0);
 });
 
 it('refuses a request without a valid anti-forgery token with 403', async () => {
@@ -171,9 +171,9 @@ it("removes a deleted poll's sends and creator address, and only that poll's", a
 
   expect(await purgeNotifyDataOfDeletedPolls()).toBe(1);
   expect(await PollContactModel.exists({ _id: doomed.sessionId })).toBeNull();
-  expect(await NotifySendModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
+  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(doomed.sessionId) })).toBe(0);
   expect(await PollContactModel.exists({ _id: kept.sessionId })).not.toBeNull();
-  expect(await NotifySendModel.countDocuments({ pollId: kept.sessionId })).toBe(1);
+  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(kept.sessionId) })).toBe(1);
 });
 
 it('moves the addresses earlier versions kept on the polls, once', async () => {
@@ -184,6 +184,67 @@ it('moves the addresses earlier versions kept on the polls, once', async () => {
   expect(await moveCreatorEmails()).toBeGreaterThanOrEqual(1);
   expect((await PollContactModel.findById(sessionId).lean())?.email).toBe(address);
   expect(await moveCreatorEmails()).toBe(0);
+});
+
+describe('the limits across polls: per sender address, per recipient mailbox', () => {
+  let limited: Server;
+  beforeAll(() => {
+    limited = createServer(
+      buildApp({
+        logger: silentLogger,
+        mailer,
+        config: { ...config, NOTIFY_EMAILS_PER_SENDER_PER_HOUR: 3, NOTIFY_EMAILS_PER_RECIPIENT_PER_DAY: 2 },
+      }).callback(),
+    );
+  });
+
+  /** The notify call from `sender`, the client address the gateway saw. */
+  const notifyFrom = (sender: string, sessionId: string, email: string) =>
+    request(limited).post(`/api/sessions/${sessionId}/notify`).set(csrfHeaders(sessionId)).set('X-Forwarded-For', sender).send({ email });
+
+  it('sends one mailbox at most the daily number, from any polls and senders, however the address is spelled', async () => {
+    const polls = await Promise.all([createPoll(), createPoll(), createPoll()]);
+    const local = `stranger-${randomBytes(6).toString('hex')}`;
+    await notifyFrom('203.0.113.1', polls[0]!.sessionId, `${local}@example.com`).expect(200);
+    await notifyFrom('203.0.113.2', polls[1]!.sessionId, `${local.toUpperCase()}+tag@EXAMPLE.com`).expect(200);
+    const refused = await notifyFrom('203.0.113.3', polls[2]!.sessionId, `${local}@example.com`);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      message:
+        'Email limit reached: this address has already been sent 2 emails with poll links in the last 24 hours. Please try again later.',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(24 * 3600);
+    // Delivery is asynchronous: the answer comes once the mail server took a mail, MailDev lists it a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const caught = (await mail.list()).filter((message) => message.to.some((to) => to.toLowerCase().startsWith(local)));
+    expect(caught).toHaveLength(2);
+    expect(caught.some((message) => message.text?.includes(`/vote/${polls[2]!.sessionId}`))).toBe(false);
+  });
+
+  it('sends at most the hourly number from one sender address across polls and recipients, also to racing requests', async () => {
+    const polls = await Promise.all([createPoll(), createPoll(), createPoll()]);
+    const recipients = Array.from({ length: 6 }, newAddress);
+    const results = await Promise.all(recipients.map((email, n) => notifyFrom('198.51.100.9', polls[n % 3]!.sessionId, email)));
+    expect(results.map((res) => res.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(results.find((res) => res.status === 429)!.body).toEqual({
+      message:
+        'Email limit reached: at most 3 emails with poll links can be sent per hour from the same network address. Please try again later.',
+    });
+    // Another address still sends.
+    await notifyFrom('198.51.100.10', (await createPoll()).sessionId, newAddress()).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const caught = (await mail.list()).filter((message) => recipients.some((address) => message.to.includes(address)));
+    expect(caught).toHaveLength(3);
+  });
+
+  it('keeps keyed hashes of the sender and the recipient, never their addresses', async () => {
+    const { sessionId } = await createPoll();
+    const address = newAddress();
+    await notifyFrom('192.0.2.77', sessionId, address).expect(200);
+    const tickets = JSON.stringify(await RateTicketModel.find({}).lean());
+    for (const value of [address, address.split('@')[0]!, '192.0.2.77']) expect(tickets).not.toContain(value);
+  });
 });
 
 describe('the private manage link (docs/closing.md)', () => {
@@ -230,7 +291,7 @@ describe('the private manage link (docs/closing.md)', () => {
     const res = await notifyAsCreator(sessionId, address, token);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: CREATOR_TOKEN_REJECTED });
-    expect(await NotifySendModel.countDocuments({ pollId: sessionId })).toBe(0);
+    expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(sessionId) })).toBe(0);
     // The answer comes after the mail server took a mail: none was sent.
     expect((await mail.list()).filter((message) => message.to.includes(address))).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { findFreePort, mailCatcherClient, startMailCatcher, type ManagedProcess } from '@logovote/devstack';
-import { PollContactModel, PollModel } from '@logovote/models';
+import { PollContactModel, PollModel, RateTicketModel } from '@logovote/models';
 import {
   TEST_CSRF_SECRET,
   connectTestDatabase,
@@ -17,7 +17,6 @@ import {
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createMailer, type Mailer } from '../src/mailer';
-import { NotifySendModel } from '../src/models/notify-send';
 import { SEND_FAILED } from '../src/routes/notify';
 
 // A private MailDev of this test's own, stopped halfway: the shared one keeps serving the other tests.
@@ -35,7 +34,7 @@ beforeAll(async () => {
     CSRF_SECRET: TEST_CSRF_SECRET,
     SMTP_URL: `smtp://127.0.0.1:${catcher.smtpPort}`,
   });
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, NotifySendModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
   mailer = createMailer(config);
   server = createServer(buildApp({ logger: silentLogger, mailer, config }).callback());
 });

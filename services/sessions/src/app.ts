@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
+import { requestLimits, type RequestLimits } from './config';
 import { LiveCountsHub } from './live/live-counts';
 import { UploadRefusalRecorder } from './polls/upload-refusals';
 import { adminRouter } from './routes/admin';
@@ -22,6 +23,8 @@ export interface SessionsDeps {
   liveCounts?: LiveCountsHub;
   /** Records the uploads creation refuses (one is made when none is given). */
   refusals?: UploadRefusalRecorder;
+  /** Poll creations per address, upload rate, proxies (the configuration's defaults when none are given). */
+  limits?: RequestLimits;
 }
 
 /**
@@ -29,11 +32,17 @@ export interface SessionsDeps {
  * admin's list of refused uploads (the retention sweeps run beside it, see server.ts).
  */
 export function buildApp(deps: SessionsDeps): Koa {
+  const limits = deps.limits ?? requestLimits();
   return createServiceApp({
     service: 'sessions',
     logger: deps.logger,
     routers: [
-      sessionsRouter({ ...deps, refusals: deps.refusals ?? new UploadRefusalRecorder(deps.logger) }),
+      sessionsRouter({
+        ...deps,
+        refusals: deps.refusals ?? new UploadRefusalRecorder(deps.logger),
+        creationLimits: limits.creations,
+        uploadRate: limits.uploadRate,
+      }),
       closingRouter(deps.csrfSecret),
       liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger })),
       adminRouter(deps.store),
@@ -42,5 +51,6 @@ export function buildApp(deps: SessionsDeps): Koa {
       linkPreviewRouter(deps),
     ],
     readiness: [mongoReadiness, objectStoreReadiness(deps.store)],
+    trustedProxyHops: limits.trustedProxyHops,
   });
 }

@@ -1,9 +1,9 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { foldPollCount, listExistingPolls, sweepUploadRefusals } from '@logovote/models';
+import { foldPollCount, listExistingPolls, sweepRateTickets, sweepUploadRefusals } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { LiveCountsHub } from './live/live-counts';
-import { loadConfig } from './config';
+import { loadConfig, requestLimits } from './config';
 import { startRetentionSweep } from './polls/retention';
 import { UploadRefusalRecorder } from './polls/upload-refusals';
 
@@ -30,6 +30,8 @@ bootService({
     });
     // Refused uploads are kept 30 days (docs/moderation.md): whole hours past that go, as often as polls are swept.
     const refusalSweep = runInBackground('upload refusal sweep', () => sweepUploadRefusals(), config.RETENTION_SWEEP_INTERVAL_MS, logger);
+    // The rate limits' tickets of past days, the notify service's too.
+    const ticketSweep = runInBackground('rate ticket sweep', () => sweepRateTickets(), config.RETENTION_SWEEP_INTERVAL_MS, logger);
     const refusals = new UploadRefusalRecorder(logger);
     const liveCounts = new LiveCountsHub({ logger });
     const app = buildApp({
@@ -40,12 +42,13 @@ bootService({
       publicOrigin: config.PUBLIC_ORIGIN,
       liveCounts,
       refusals,
+      limits: requestLimits(config),
     });
     return {
       app,
       endLongResponses: () => liveCounts.endAll(),
       onShutdown: async () => {
-        await Promise.all([retention.stop(), folder.stop(), refusalSweep.stop(), refusals.idle(), moderation.close()]);
+        await Promise.all([retention.stop(), folder.stop(), refusalSweep.stop(), ticketSweep.stop(), refusals.idle(), moderation.close()]);
         await disconnectMongo();
       },
     };

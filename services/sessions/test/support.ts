@@ -7,6 +7,7 @@ import { insertFirstVotes, purgeVotesOfDeletedPolls } from '@logovote/models';
 import { connectMongo, disconnectMongo, runInBackground, type ObjectStore } from '@logovote/service-kit';
 import { testDatabaseUri, isolatedStore, removeBucket, silentLogger, TEST_CSRF_SECRET } from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
+import { requestLimits } from '../src/config';
 import type { UploadRefusalRecorder } from '../src/polls/upload-refusals';
 
 export const PUBLIC_ORIGIN = 'https://logovote.test';
@@ -14,11 +15,19 @@ export const PUBLIC_ORIGIN = 'https://logovote.test';
 /** The real pipeline with the real local classifier; one model per test file. */
 export const realPipeline = (): UploadPipeline => createUploadPipeline({ moderation: new NsfwjsModeration({ threshold: 0.7 }) });
 
+/** The configuration's limits, but creations: a test file creates its polls from one address. */
+const limits = { ...requestLimits(), creations: { perHour: 10_000, perDay: 10_000 } };
+
 export function sessionsServer(store: ObjectStore, pipeline: UploadPipeline, refusals?: UploadRefusalRecorder): Server {
-  return buildApp({ logger: silentLogger, store, pipeline, csrfSecret: TEST_CSRF_SECRET, publicOrigin: PUBLIC_ORIGIN, refusals }).listen(
-    0,
-    '127.0.0.1',
-  );
+  return buildApp({
+    logger: silentLogger,
+    store,
+    pipeline,
+    csrfSecret: TEST_CSRF_SECRET,
+    publicOrigin: PUBLIC_ORIGIN,
+    refusals,
+    limits,
+  }).listen(0, '127.0.0.1');
 }
 
 /**

@@ -49,7 +49,7 @@ export function addressPolicies(config: VotesDeps['config']): AddressPolicies {
  * reports of polls, the fingerprint test tool, and the analytics collector.
  */
 export function buildApp({ logger, config }: VotesDeps): Koa {
-  const app = createServiceApp({
+  return createServiceApp({
     service: 'votes',
     logger,
     routers: [
@@ -71,10 +71,6 @@ export function buildApp({ logger, config }: VotesDeps): Koa {
       analyticsRouter(),
     ],
     readiness: [mongoReadiness],
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
   });
-  // The per-address cap must count the address the last trusted proxy saw, not whatever the client
-  // wrote into X-Forwarded-For: read only the entries the trusted proxies appended.
-  app.proxy = config.TRUSTED_PROXY_HOPS > 0;
-  app.maxIpsCount = config.TRUSTED_PROXY_HOPS;
-  return app;
 }

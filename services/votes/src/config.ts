@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { csrfEnv, parseEnv, portEnv, serviceEnv } from '@logovote/service-kit';
+import { csrfEnv, parseEnv, portEnv, serviceEnv, trustedProxyEnv } from '@logovote/service-kit';
 
 const votesEnv = serviceEnv
   .extend(portEnv(4002).shape)
   .extend(csrfEnv.shape)
+  .extend(trustedProxyEnv.shape)
   .extend({
     /** Key of the HMAC that turns a voter's address into the stored ipHash. */
     IP_HASH_SALT: z.string().min(32, 'must be at least 32 characters'),
@@ -29,8 +30,6 @@ const votesEnv = serviceEnv
     SHARED_NETWORK_PROOF_OF_WORK_FROM_VOTER: z.coerce.number().int().min(1).default(51),
     /** For such a poll: attempts each further level adds on average (its first level costs PROOF_OF_WORK_ATTEMPTS). */
     SHARED_NETWORK_PROOF_OF_WORK_ATTEMPTS_PER_LEVEL: z.coerce.number().int().min(0).default(10),
-    /** Reverse proxies in front of the service that append to X-Forwarded-For (the gateway: 1); entries left of theirs are the client's and untrusted. */
-    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
     /** Reports from distinct addresses since its last review that hide a poll pending review (docs/moderation.md). */
     REPORTS_TO_HIDE: z.coerce.number().int().min(1).default(3),
     /** Reports one network address may make in an hour, across all polls (a sliding hour). */

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { VoteModel, legacyVoteId, voteId, voterOfCookie } from '@logovote/models';
-import { hashIp } from './ip-hash';
+import { hashIp } from '@logovote/service-kit';
 
 /** The first-party voter cookie: random, HttpOnly, sent only to the poll API. */
 const VOTER_COOKIE = 'lv_voter';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { MAX_LOGO_BYTES, MODERATION_IMAGE_FIELD, type ModerationResult } from '@logovote/contracts';
 import { SvgTooComplex, UploadRejected, multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
-import { HttpError } from '@logovote/service-kit';
+import { HttpError, type UploadRateLimits } from '@logovote/service-kit';
 
 export const NO_IMAGE = 'Please select an image to test moderation';
 
@@ -11,7 +11,7 @@ export const NO_IMAGE = 'Please select an image to test moderation';
  * storing anything. A refused image is a 200 with isValid false; only a request the pipeline cannot
  * judge (no file, too large, an SVG too complex to draw, moderation down) is an error.
  */
-export function moderationRouter(pipeline: UploadPipeline): Router {
+export function moderationRouter(pipeline: UploadPipeline, uploadRate: UploadRateLimits): Router {
   const router = new Router();
 
   router.post(
@@ -23,6 +23,7 @@ export function moderationRouter(pipeline: UploadPipeline): Router {
       textFields: [],
       maxFieldBytes: 0,
       tooManyFilesMessage: 'Send one image at a time',
+      uploadRate,
     }),
     async (ctx) => {
       const [file] = receivedUpload(ctx).files;

@@ -1,24 +1,39 @@
 import Router from '@koa/router';
 import { CREATOR_TOKEN_HEADER, NotifyRequest, manageLink, pollLinks, type NotifyResponse } from '@logovote/contracts';
 import { findActivePollOr404, recordNotifyActivity, requireCreatorToken } from '@logovote/models';
-import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
+import { HttpError, derivedKey, hashIp, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { linksEmail } from '../links-email';
 import type { Mailer } from '../mailer';
-import { claimEmailSlot } from '../send-limit';
+import { claimEmail, recipientHash, type EmailLimits, type EmailRefusal } from '../send-limit';
 
 export interface NotifyRouteOptions {
   logger: Logger;
   mailer: Mailer;
   csrfSecret: string;
   publicOrigin: string;
-  emailsPerPollPerHour: number;
+  limits: EmailLimits;
 }
 
 export const SEND_FAILED = 'Failed to send email: the mail server did not accept it. Your poll and its links are still valid.';
 
+/** What a refused e-mail's 429 says, by the limit that refused it. */
+function emailLimitMessage({ limitedBy, limit }: EmailRefusal): string {
+  switch (limitedBy) {
+    case 'poll':
+      return `This poll has already sent ${limit} emails in the last hour. Please try again later.`;
+    case 'sender':
+      return `Email limit reached: at most ${limit} emails with poll links can be sent per hour from the same network address. Please try again later.`;
+    case 'recipient':
+      return `Email limit reached: this address has already been sent ${limit} emails with poll links in the last 24 hours. Please try again later.`;
+  }
+}
+
 /** POST /api/sessions/{sessionId}/notify: e-mails the creator the voting and results links. */
 export function notifyRouter(options: NotifyRouteOptions): Router {
   const router = new Router();
+  // Keyed hashes only: neither the client's address nor the recipient's is stored for the limits (SECURITY.md).
+  const senderKey = derivedKey(options.csrfSecret, 'links-email-senders');
+  const recipientKey = derivedKey(options.csrfSecret, 'links-email-recipients');
 
   router.post('/api/sessions/:sessionId/notify', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { email } = parseJsonBody(ctx, NotifyRequest);
@@ -27,16 +42,15 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
     const creatorToken = ctx.get(CREATOR_TOKEN_HEADER) || undefined;
     if (creatorToken !== undefined) await requireCreatorToken(poll._id, creatorToken);
 
-    const claim = await claimEmailSlot(poll._id, options.emailsPerPollPerHour);
-    if (!claim.allowed) {
-      throw new HttpError(
-        429,
-        `This poll has already sent ${options.emailsPerPollPerHour} emails in the last hour. Please try again later.`,
-        {
-          'Retry-After': String(claim.retryAfterSeconds),
-        },
-      );
-    }
+    const refusal = await claimEmail(
+      {
+        pollId: poll._id,
+        senderHash: hashIp(senderKey, ctx.ip),
+        recipientHash: recipientHash(recipientKey, email),
+      },
+      options.limits,
+    );
+    if (refusal) throw new HttpError(429, emailLimitMessage(refusal), { 'Retry-After': String(refusal.retryAfterSeconds) });
 
     try {
       const manageUrl = creatorToken === undefined ? undefined : manageLink(options.publicOrigin, poll._id, creatorToken);

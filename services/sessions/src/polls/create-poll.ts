@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LogoOrder } from '@logovote/contracts';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
-import { PollModel, deleteLogoFiles, listPoll, recordLogoFiles, unlistPoll, type StoredLogo } from '@logovote/models';
+import { PollModel, claimRateTicket, deleteLogoFiles, listPoll, recordLogoFiles, unlistPoll, type StoredLogo } from '@logovote/models';
 import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { putLogoObject, removeLogoObjects } from './object-store';
 
@@ -24,6 +24,34 @@ export interface NewPoll extends PollChoices {
 }
 
 export const STORAGE_FAILED = 'Could not save the poll. Please try again.';
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Poll creation requests one network address may make in any hour and in any 24 hours. */
+export interface CreationLimits {
+  perHour: number;
+  perDay: number;
+}
+
+export type CreationClaim = { allowed: true } | { allowed: false; limit: number; per: 'hour' | 'day'; retryAfterSeconds: number };
+
+/**
+ * Counts one creation request of a network address (its keyed hash) against its hourly and daily limits,
+ * or says which limit it is over and when that limit lets it create again. Exact under concurrency
+ * (packages/models rate-ticket.ts).
+ */
+export async function claimPollCreation(addressHash: string, limits: CreationLimits): Promise<CreationClaim> {
+  const hour = { limit: limits.perHour, windowMs: HOUR_MS };
+  const claim = await claimRateTicket(`poll-creations:${addressHash}`, [hour, { limit: limits.perDay, windowMs: DAY_MS }]);
+  if (claim.allowed) return claim;
+  return {
+    allowed: false,
+    limit: claim.window.limit,
+    per: claim.window === hour ? 'hour' : 'day',
+    retryAfterSeconds: claim.retryAfterSeconds,
+  };
+}
 
 /** 12 random bytes: the 16 base64url characters of SessionId. */
 const newPollId = () => randomBytes(12).toString('base64url');

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import {
   CreateSessionFields,
   LOGOS_FIELD,
@@ -27,6 +28,9 @@ import {
 } from '@logovote/models';
 import {
   HttpError,
+  derivedKey,
+  hashIp,
+  isDependencyUnavailable,
   issueCsrfToken,
   jsonBody,
   parseInput,
@@ -34,8 +38,9 @@ import {
   requireCsrf,
   type Logger,
   type ObjectStore,
+  type UploadRateLimits,
 } from '@logovote/service-kit';
-import { createPoll, type CheckedLogo } from '../polls/create-poll';
+import { STORAGE_FAILED, claimPollCreation, createPoll, type CheckedLogo, type CreationLimits } from '../polls/create-poll';
 import type { UploadRefusalRecorder } from '../polls/upload-refusals';
 import { logosWithCounts, sharedVoteCounts, totalVotes } from '../polls/vote-counts';
 
@@ -46,6 +51,8 @@ export interface SessionsRouteOptions {
   csrfSecret: string;
   publicOrigin: string;
   refusals: UploadRefusalRecorder;
+  creationLimits: CreationLimits;
+  uploadRate: UploadRateLimits;
 }
 
 /** `checks;dur=812.4, store;dur=35.0`: checks = type sniffing, decoding and content moderation; store = database and object store. */
@@ -57,12 +64,31 @@ function serverTiming(phases: Record<string, number>): string {
 
 export const NO_LOGOS = 'Please upload at least one logo to start voting.';
 export const TOO_MANY_LOGOS = `You can only upload up to ${MAX_LOGOS_PER_POLL} logos.`;
+const pollLimitReached = (limit: number, per: 'hour' | 'day') =>
+  `Poll limit reached: at most ${limit} polls can be created per ${per} from the same network address. Please try again later.`;
 
 /** Poll creation, lookup and plan: POST /api/sessions, GET /api/sessions/{id}, PUT /api/sessions/{id}/plan. */
 export function sessionsRouter(options: SessionsRouteOptions): Router {
-  const { store, pipeline, logger, csrfSecret, publicOrigin, refusals } = options;
+  const { store, pipeline, logger, csrfSecret, publicOrigin, refusals, creationLimits } = options;
   const router = new Router();
   const voteCounts = sharedVoteCounts();
+  const addressKey = derivedKey(csrfSecret, 'poll-creations-per-address');
+
+  /**
+   * Counts the request against its address's creation limits before a byte of the upload is read: past
+   * them, nothing is received, checked or stored. Every request counts, refused uploads too: the checks
+   * cost the same.
+   */
+  const limitCreations: Middleware = async (ctx, next) => {
+    const claim = await claimPollCreation(hashIp(addressKey, ctx.ip), creationLimits).catch((error: unknown) => {
+      // The database is away: the poll could not have been saved either.
+      throw isDependencyUnavailable(error) ? new HttpError(503, STORAGE_FAILED) : error;
+    });
+    if (!claim.allowed) {
+      throw new HttpError(429, pollLimitReached(claim.limit, claim.per), { 'Retry-After': String(claim.retryAfterSeconds) });
+    }
+    await next();
+  };
 
   /** The pipeline's verdict on one logo; a refusal is recorded for the admin (without the image). */
   const inspect = (file: UploadedFile) =>
@@ -73,6 +99,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
 
   router.post(
     '/api/sessions',
+    limitCreations,
     multipartUpload({
       fileField: LOGOS_FIELD,
       maxFiles: MAX_LOGOS_PER_POLL,
@@ -81,6 +108,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       // Bytes, not characters: room for the longest prompt in any script; the schema counts characters.
       maxFieldBytes: MAX_FEEDBACK_PROMPT_LENGTH * 4,
       tooManyFilesMessage: TOO_MANY_LOGOS,
+      uploadRate: options.uploadRate,
     }),
     async (ctx) => {
       const { files, fields } = receivedUpload(ctx);

@@ -10,8 +10,7 @@ import {
   reportsOfAddressSince,
   withdrawReport,
 } from '@logovote/models';
-import { HttpError, jsonBody, parseJsonBody, requireCsrf } from '@logovote/service-kit';
-import { hashIp } from '../ip-hash';
+import { HttpError, hashIp, jsonBody, parseJsonBody, requireCsrf } from '@logovote/service-kit';
 import { maskProfanity } from '../profanity';
 
 export interface ReportsRouteOptions {

@@ -1,5 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
+import { z } from 'zod';
+
+/** Settings of services that count or key anything by the client's network address. */
+export const trustedProxyEnv = z.object({
+  /** Reverse proxies in front of the service that append to X-Forwarded-For (the gateway: 1); entries left of theirs are the client's and untrusted. */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
+});
 
 const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 
@@ -16,7 +23,7 @@ function ipv6Groups(address: string): string[] | undefined {
 }
 
 /**
- * What counts as one network address for the per-address cap. An IPv4 address (also when written
+ * What counts as one network address for a per-address limit. An IPv4 address (also when written
  * IPv4-mapped) is itself; an IPv6 address counts by its /64 prefix, the block one subscriber or one
  * office LAN gets, so rotating through privacy addresses does not make a device several voters.
  */
@@ -28,7 +35,15 @@ export function networkOf(ip: string): string {
   return groups ? `${groups.slice(0, 4).join(':')}::/64` : ip;
 }
 
-/** HMAC-SHA256 of the voter's network under the configured salt: stored instead of the address. */
-export function hashIp(salt: string, ip: string): string {
+/** HMAC-SHA256 of the client's network under a secret key: stored instead of the address. */
+export function hashIp(salt: string | Buffer, ip: string): string {
   return createHmac('sha256', salt).update(networkOf(ip)).digest('hex');
+}
+
+/**
+ * A key of its own for one use of a configured secret (HMAC-SHA256 of the use's label under it), so one
+ * secret can key several kinds of stored hashes without one kind being comparable with another.
+ */
+export function derivedKey(secret: string, label: string): Buffer {
+  return createHmac('sha256', secret).update(label).digest();
 }

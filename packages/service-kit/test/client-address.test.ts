@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { hashIp, networkOf } from '../src/ip-hash';
+import { hashIp, networkOf } from '../src/client-address';
 
 const salt = 'a-salt-that-is-at-least-32-characters-long';
 

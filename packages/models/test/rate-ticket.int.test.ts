@@ -1,0 +1,93 @@
+/**
+ * Rate tickets on the real store (FerretDB on PostgreSQL in `npm test`): a limit holds exactly while requests
+ * race, windows slide, the window that frees a ticket last is the one named, and the sweep removes only the
+ * tickets of past days.
+ */
+import { randomBytes } from 'node:crypto';
+import { RateTicketModel, claimRateTicket, removeRateTickets, sweepRateTickets } from '../src';
+import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
+
+jest.setTimeout(60_000);
+
+beforeAll(() => connectTestDatabase(testDatabaseUri('rate_tickets'), [RateTicketModel]));
+afterAll(() => dropTestDatabase());
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+const newBucket = () => `test:${randomBytes(6).toString('hex')}`;
+
+/** Tickets 0..count-1 of a bucket, taken `agoMs` ago (as if claimed then). */
+async function takenEarlier(bucket: string, count: number, agoMs: number, expiresOn = '2099-01-01') {
+  const at = new Date(Date.now() - agoMs);
+  await RateTicketModel.insertMany(Array.from({ length: count }, (_, n) => ({ _id: `${bucket}#${n}`, bucket, n, at, expiresOn })));
+}
+
+it('allows exactly the limit to requests that race for it', async () => {
+  const bucket = newBucket();
+  const claims = await Promise.all(Array.from({ length: 24 }, () => claimRateTicket(bucket, [{ limit: 7, windowMs: HOUR_MS }])));
+  expect(claims.filter((claim) => claim.allowed)).toHaveLength(7);
+  expect(await RateTicketModel.countDocuments({ bucket })).toBe(7);
+  const refused = claims.find((claim) => !claim.allowed);
+  expect(refused).toMatchObject({ allowed: false, window: { limit: 7, windowMs: HOUR_MS } });
+});
+
+it('slides: a ticket taken a window ago frees its place, and the refusal says when the oldest one does', async () => {
+  const bucket = newBucket();
+  const window = { limit: 3, windowMs: HOUR_MS };
+  await takenEarlier(bucket, 1, HOUR_MS + 1000);
+  await RateTicketModel.insertMany(
+    [1, 2].map((n) => ({ _id: `${bucket}#${n}`, bucket, n, at: new Date(Date.now() - 30 * 60 * 1000), expiresOn: '2099-01-01' })),
+  );
+  // Ticket 3 needs ticket 0 out of the window: it is.
+  expect(await claimRateTicket(bucket, [window])).toEqual({ allowed: true });
+  // Ticket 4 needs ticket 1 out of the window: in about 30 minutes.
+  const refused = await claimRateTicket(bucket, [window]);
+  expect(refused.allowed).toBe(false);
+  if (refused.allowed) return;
+  expect(refused.retryAfterSeconds).toBeGreaterThan(29 * 60);
+  expect(refused.retryAfterSeconds).toBeLessThanOrEqual(30 * 60);
+});
+
+it('names the window that frees a ticket last when several refuse', async () => {
+  const bucket = newBucket();
+  const hour = { limit: 2, windowMs: HOUR_MS };
+  const day = { limit: 4, windowMs: DAY_MS };
+  await takenEarlier(bucket, 4, 10 * 60 * 1000);
+  const refused = await claimRateTicket(bucket, [hour, day]);
+  expect(refused).toMatchObject({ allowed: false, window: day });
+  if (refused.allowed) return;
+  expect(refused.retryAfterSeconds).toBeGreaterThan(DAY_MS / 1000 - 11 * 60);
+
+  // Only the hourly limit is reached: the hour is named.
+  const other = newBucket();
+  await takenEarlier(other, 2, 10 * 60 * 1000);
+  expect(await claimRateTicket(other, [hour, day])).toMatchObject({ allowed: false, window: hour });
+});
+
+it('counts buckets apart, and removes one bucket whole', async () => {
+  const [a, b] = [newBucket(), newBucket()];
+  const window = { limit: 1, windowMs: HOUR_MS };
+  expect(await claimRateTicket(a, [window])).toEqual({ allowed: true });
+  expect(await claimRateTicket(b, [window])).toEqual({ allowed: true });
+  expect((await claimRateTicket(a, [window])).allowed).toBe(false);
+  await removeRateTickets(a);
+  expect(await RateTicketModel.countDocuments({ bucket: a })).toBe(0);
+  expect(await RateTicketModel.countDocuments({ bucket: b })).toBe(1);
+});
+
+it('sweeps the tickets whose windows ended before today, and keeps the others', async () => {
+  const bucket = newBucket();
+  const now = new Date('2026-11-25T12:00:00Z');
+  await RateTicketModel.insertMany(
+    ['2026-11-20', '2026-11-24', '2026-11-25', '2026-11-26'].map((expiresOn, n) => ({
+      _id: `${bucket}#${n}`,
+      bucket,
+      n,
+      at: new Date(now.getTime() - DAY_MS),
+      expiresOn,
+    })),
+  );
+  await sweepRateTickets(now);
+  const left = await RateTicketModel.find({ bucket }, { expiresOn: 1, _id: 0 }).lean();
+  expect(left.map((ticket) => ticket.expiresOn).sort()).toEqual(['2026-11-25', '2026-11-26']);
+});
