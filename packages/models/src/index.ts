@@ -12,3 +12,4 @@ export * from './poll-closure';
 export * from './creator-token';
 export * from './poll-report';
 export * from './upload-refusal';
+export * from './admin-login-failure';

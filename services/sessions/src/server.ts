@@ -1,5 +1,5 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { foldPollCount, listExistingPolls, sweepUploadRefusals } from '@logovote/models';
+import { foldPollCount, listExistingPolls, sweepAdminLoginFailures, sweepUploadRefusals } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { LiveCountsHub } from './live/live-counts';
@@ -30,6 +30,13 @@ bootService({
     });
     // Refused uploads are kept 30 days (docs/moderation.md): whole hours past that go, as often as polls are swept.
     const refusalSweep = runInBackground('upload refusal sweep', () => sweepUploadRefusals(), config.RETENTION_SWEEP_INTERVAL_MS, logger);
+    // Failed admin sign-ins count for a day (SECURITY.md): whole hours past that go.
+    const loginSweep = runInBackground(
+      'sign-in failure sweep',
+      () => sweepAdminLoginFailures(),
+      config.RETENTION_SWEEP_INTERVAL_MS,
+      logger,
+    );
     const refusals = new UploadRefusalRecorder(logger);
     const liveCounts = new LiveCountsHub({ logger });
     const app = buildApp({
@@ -45,7 +52,7 @@ bootService({
       app,
       endLongResponses: () => liveCounts.endAll(),
       onShutdown: async () => {
-        await Promise.all([retention.stop(), folder.stop(), refusalSweep.stop(), refusals.idle(), moderation.close()]);
+        await Promise.all([retention.stop(), folder.stop(), refusalSweep.stop(), loginSweep.stop(), refusals.idle(), moderation.close()]);
         await disconnectMongo();
       },
     };
