@@ -16,6 +16,28 @@ export function renderTemplate(template: string, values: Record<string, string>)
   });
 }
 
+/**
+ * The gateway's limits that local stacks may leave to their defaults (README, "Gateway"): `npm start`'s values
+ * unless its environment says otherwise. docker-compose.yml and the Helm chart set the same defaults themselves.
+ */
+export const GATEWAY_LIMIT_DEFAULTS = {
+  API_RATE_LIMIT: '50r/s',
+  API_RATE_BURST: '200',
+  UPLOAD_CONNECTIONS_PER_ADDRESS: '4',
+  ADMIN_LOGIN_FREE_FAILURES: '10',
+  ADMIN_LOGIN_BACKOFF_SECONDS: '1',
+  ADMIN_LOGIN_BACKOFF_MAX_SECONDS: '3600',
+} as const;
+
+/** The gateway's limits from an environment: each variable it sets, else its default. */
+export function gatewayLimits(env: NodeJS.ProcessEnv): Record<keyof typeof GATEWAY_LIMIT_DEFAULTS, string> {
+  return Object.fromEntries(Object.entries(GATEWAY_LIMIT_DEFAULTS).map(([name, fallback]) => [name, env[name] ?? fallback])) as Record<
+    keyof typeof GATEWAY_LIMIT_DEFAULTS,
+    string
+  >;
+}
+
+/** The gateway's server block: every placeholder from `values`, the limits it leaves out at their defaults. */
 export function renderGatewayServerConfig(values: Record<string, string>): string {
-  return renderTemplate(readFileSync(gatewayTemplatePath, 'utf8'), values);
+  return renderTemplate(readFileSync(gatewayTemplatePath, 'utf8'), { ...GATEWAY_LIMIT_DEFAULTS, ...values });
 }

@@ -15,7 +15,7 @@ import {
   waitForHttp,
   type ManagedProcess,
 } from '@logovote/devstack';
-import { renderGatewayServerConfig } from './gateway-config';
+import { gatewayLimits, renderGatewayServerConfig } from './gateway-config';
 import { htpasswdLine, loadOrCreateSecrets, type StackSecrets } from './secrets';
 
 export const SERVICES = ['sessions', 'votes', 'media', 'notify'] as const;
@@ -270,8 +270,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         RESULTS_MANIFEST_URL: '/remotes/results/mf-manifest.json',
         ADMIN_MANIFEST_URL: '/remotes/admin/mf-manifest.json',
         ADMIN_HTPASSWD_FILE: htpasswdFile,
-        API_RATE_LIMIT: options.env.API_RATE_LIMIT ?? '50r/s',
-        API_RATE_BURST: options.env.API_RATE_BURST ?? '200',
+        ...gatewayLimits(options.env),
       });
       const confPath = join(gatewayDir, 'nginx.conf');
       writeFileSync(confPath, renderNginxConf(gatewayDir, serverConfig));

@@ -14,3 +14,4 @@ export * from './poll-report';
 export * from './poll-visibility';
 export * from './upload-refusal';
 export * from './rate-ticket';
+export * from './admin-login-failure';

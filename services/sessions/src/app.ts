@@ -5,6 +5,7 @@ import { requestLimits, type RequestLimits } from './config';
 import { LiveCountsHub } from './live/live-counts';
 import { UploadRefusalRecorder } from './polls/upload-refusals';
 import { adminRouter } from './routes/admin';
+import { adminLoginRouter } from './routes/admin-login';
 import { closingRouter } from './routes/closing';
 import { exportRouter } from './routes/export';
 import { linkPreviewRouter } from './routes/link-preview';
@@ -46,6 +47,7 @@ export function buildApp(deps: SessionsDeps): Koa {
       closingRouter(deps.csrfSecret),
       liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger })),
       adminRouter(deps.store),
+      adminLoginRouter(deps.csrfSecret),
       refusalsRouter(),
       exportRouter(deps.logger),
       linkPreviewRouter(deps),

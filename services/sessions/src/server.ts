@@ -1,5 +1,5 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { foldPollCount, listExistingPolls, sweepRateTickets, sweepUploadRefusals } from '@logovote/models';
+import { foldPollCount, listExistingPolls, sweepAdminLoginFailures, sweepRateTickets, sweepUploadRefusals } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { LiveCountsHub } from './live/live-counts';
@@ -32,6 +32,13 @@ bootService({
     const refusalSweep = runInBackground('upload refusal sweep', () => sweepUploadRefusals(), config.RETENTION_SWEEP_INTERVAL_MS, logger);
     // The rate limits' tickets of past days, the notify service's too.
     const ticketSweep = runInBackground('rate ticket sweep', () => sweepRateTickets(), config.RETENTION_SWEEP_INTERVAL_MS, logger);
+    // Failed admin sign-ins count for a day (SECURITY.md): whole hours past that go.
+    const loginSweep = runInBackground(
+      'sign-in failure sweep',
+      () => sweepAdminLoginFailures(),
+      config.RETENTION_SWEEP_INTERVAL_MS,
+      logger,
+    );
     const refusals = new UploadRefusalRecorder(logger);
     const liveCounts = new LiveCountsHub({ logger });
     const app = buildApp({
@@ -48,7 +55,15 @@ bootService({
       app,
       endLongResponses: () => liveCounts.endAll(),
       onShutdown: async () => {
-        await Promise.all([retention.stop(), folder.stop(), refusalSweep.stop(), ticketSweep.stop(), refusals.idle(), moderation.close()]);
+        await Promise.all([
+          retention.stop(),
+          folder.stop(),
+          refusalSweep.stop(),
+          ticketSweep.stop(),
+          loginSweep.stop(),
+          refusals.idle(),
+          moderation.close(),
+        ]);
         await disconnectMongo();
       },
     };
