@@ -12,6 +12,7 @@ import {
   startPostgres,
   postgresUrl,
   stopAll,
+  stopOnFailure,
   waitForHttp,
   type ManagedProcess,
 } from '@logovote/devstack';
@@ -52,9 +53,18 @@ export const DEV_PORTS: StackPorts = {
   mailHttp: 1080,
 };
 
-/** Tests take whatever ports are free so they can run beside `npm start`. */
+/**
+ * Tests take whatever ports are free so they can run beside `npm start` and each other: distinct, held for
+ * this process (findFreePort), and none of `npm start`'s.
+ */
 export async function freePorts(): Promise<StackPorts> {
-  const next = () => findFreePort();
+  const devPorts = new Set(Object.values(DEV_PORTS).flatMap((entry) => (typeof entry === 'number' ? [entry] : Object.values(entry))));
+  const next = async (): Promise<number> => {
+    for (;;) {
+      const port = await findFreePort();
+      if (!devPorts.has(port)) return port;
+    }
+  };
   return {
     gateway: await next(),
     services: { sessions: await next(), votes: await next(), media: await next(), notify: await next() },
@@ -136,6 +146,25 @@ const FRONTEND_DIRS: Record<FrontendName, string> = {
   results: 'mfes/results',
   admin: 'mfes/admin',
 };
+
+function jsonObject(body: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a health answer (`/healthz`, `/readyz`) is `service`'s, not another server's on its port. */
+function healthNames(body: string, service: ServiceName): boolean {
+  return jsonObject(body)?.service === service;
+}
+
+/** Whether a manifest is `remote`'s: its federation name (mfes/<remote>/rspack.config.ts). */
+function manifestNames(body: string, remote: RemoteName): boolean {
+  return jsonObject(body)?.name === `logovote_${remote}`;
+}
 
 const LOCAL_OBJECT_STORE_KEYS = { accessKey: 'logovote', secretKey: 'logovote-local-secret' };
 
@@ -224,7 +253,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             env: { ...serviceEnv, PORT: String(ports.services[service]) },
             logDir,
           });
-          await waitForHttp(`http://127.0.0.1:${ports.services[service]}/readyz`, { proc, timeoutMs: 60_000 });
+          const ready = waitForHttp(`http://127.0.0.1:${ports.services[service]}/readyz`, {
+            proc,
+            timeoutMs: 60_000,
+            expectBody: (body) => healthNames(body, service),
+          });
+          await stopOnFailure(proc, ready);
           return proc;
         },
       ]),
@@ -242,8 +276,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ];
           if (frontend === 'shell') args.push('--spa');
           const proc = spawnManaged(`web-${frontend}`, process.execPath, args, { logDir });
-          const probe = frontend === 'shell' ? '/' : '/mf-manifest.json';
-          await waitForHttp(`http://127.0.0.1:${ports.frontends[frontend]}${probe}`, { proc, timeoutMs: 30_000 });
+          const url = `http://127.0.0.1:${ports.frontends[frontend]}`;
+          // A remote's manifest names it; only the shell answers `/` (the remotes are not single-page servers).
+          const ready =
+            frontend === 'shell'
+              ? waitForHttp(`${url}/`, { proc, timeoutMs: 30_000 })
+              : waitForHttp(`${url}/mf-manifest.json`, { proc, timeoutMs: 30_000, expectBody: (body) => manifestNames(body, frontend) });
+          await stopOnFailure(proc, ready);
           return proc;
         },
       ]),
@@ -280,6 +319,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         logDir,
         readyUrl: `http://127.0.0.1:${ports.gateway}/runtime-config.json`,
       });
+      // Each running service answers at its route, under its own name: the gateway's upstreams are this stack's.
+      const checkRoutes = async (): Promise<void> => {
+        for (const service of SERVICES.filter((name) => processes.has(name))) {
+          const url = `http://127.0.0.1:${ports.gateway}/api/health/${service}`;
+          await waitForHttp(url, { proc, timeoutMs: 30_000, expectBody: (body) => healthNames(body, service) });
+        }
+      };
+      await stopOnFailure(proc, checkRoutes());
       return proc;
     },
   };

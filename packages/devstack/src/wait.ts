@@ -71,6 +71,11 @@ export interface WaitForHttpOptions {
   proc?: ManagedProcess;
   /** Which statuses count as ready; default 200-399. */
   expectStatus?: (status: number) => boolean;
+  /**
+   * Whether the answer's body comes from the server expected; default any. Another server can hold the port
+   * (the expected one then exits at once, failing the wait, unless this accepts the other's answer first).
+   */
+  expectBody?: (body: string) => boolean;
 }
 
 /** Polls `url` with GET until it answers with an expected status. */
@@ -83,8 +88,9 @@ export async function waitForHttp(url: string, opts: WaitForHttpOptions = {}): P
     url,
     async () => {
       const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(Math.min(5000, timeoutMs)) });
-      await res.arrayBuffer(); // drain so the socket is released
+      const body = await res.text(); // read in full, which also releases the socket
       if (!expect(res.status)) throw new Error(`HTTP ${res.status}`);
+      if (opts.expectBody && !opts.expectBody(body)) throw new Error(`HTTP ${res.status} from another server: ${body.slice(0, 200)}`);
     },
     waitOpts,
   );
@@ -110,21 +116,4 @@ function tryConnect(host: string, port: number, timeoutMs: number): Promise<void
 /** Polls until a TCP connection to host:port succeeds. */
 export async function waitForTcp(host: string, port: number, opts: WaitForTcpOptions = {}): Promise<void> {
   await waitFor(`tcp ${host}:${port}`, () => tryConnect(host, port, 2000), opts);
-}
-
-/**
- * A port the OS reports free on 127.0.0.1 right now. Another process can still
- * grab it before the server binds; callers start the server promptly.
- */
-export function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => (port ? resolve(port) : reject(new Error('could not determine a free port'))));
-    });
-  });
 }

@@ -15,6 +15,7 @@ function appWith(routes: (router: Router) => void, readiness: ReadinessCheck[] =
 }
 
 describe('service app', () => {
+  // Both answers name the service: a stack's readiness wait tells by the name that the server on a port is the one it started.
   it('answers /healthz while the process is up', async () => {
     const res = await request(appWith(() => undefined)).get('/healthz');
     expect(res.status).toBe(200);
@@ -26,9 +27,10 @@ describe('service app', () => {
     const down: ReadinessCheck = { name: 'down', check: async () => Promise.reject(new Error('connection refused')) };
     const ready = await request(appWith(() => undefined, [up])).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.status).toBe('ready');
+    expect(ready.body).toMatchObject({ status: 'ready', service: 'test' });
     const unready = await request(appWith(() => undefined, [up, down])).get('/readyz');
     expect(unready.status).toBe(503);
+    expect(unready.body).toMatchObject({ status: 'unavailable', service: 'test' });
     // The reason is logged, not published: it could name internal hosts.
     expect(unready.body.checks).toEqual({ up: { ok: true }, down: { ok: false, error: 'unavailable' } });
   });
