@@ -3,28 +3,28 @@
  * servers with fresh data, measures it through the gateway with the k6 scripts of bench/k6 and
  * headless Chromium, and writes docs/performance.md. One bench at a time: it loads the whole machine.
  * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is;
- * LOGOVOTE_BENCH_ONLY=pow does the same for the proof-of-work section.
+ * LOGOVOTE_BENCH_ONLY=pow does the same for the proof-of-work section, and LOGOVOTE_BENCH_ONLY=storm for the vote
+ * storm and poll creation (on the store as the storm leaves it, not after the scale section's million votes).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { ensureInfraInstalled, repoRoot, stopAll, toolPath } from '@logovote/devstack';
-import { MAX_LOGO_BYTES } from '@logovote/contracts';
 import { format, resolveConfig } from 'prettier';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser';
 import { runNpmScript } from './lib/build';
-import { loopbackRange, metricValue, runK6, type K6Run } from './lib/bench-k6';
-import { writeLargeLogos } from './lib/bench-fixtures';
+import { loopbackRange, runK6, type K6Run } from './lib/bench-k6';
 import { measurePageLoad, MOBILE_PROFILE, type PageLoad } from './lib/bench-page-load';
 import { LIGHTHOUSE_RUNS, measureLighthouseLevel, type LighthouseLevel } from './lib/bench-lighthouse';
 import { measureProofOfWork, type ProofOfWorkResults } from './lib/bench-proof-of-work';
-import { findPid, residentBytes, sampleMemory, type WatchedProcess } from './lib/bench-processes';
-import { measureRawUpsertRate, measureReadCosts, removeRawUpserts } from './lib/bench-database';
+import { findPid, residentBytes, type WatchedProcess } from './lib/bench-processes';
+import { measureReadCosts } from './lib/bench-database';
 import { createPolls } from './lib/bench-polls';
 import { runLiveSection } from './lib/bench-live';
-import { renderLive, renderProofOfWork, renderReport, type BenchResults, type StormStep } from './lib/bench-report';
+import { renderLive, renderProofOfWork, renderReport, renderStorm, type BenchResults } from './lib/bench-report';
+import { measureCreation, runVoteStorm } from './lib/bench-storm';
 import { SCALE_POLLS, runScaleSection } from './lib/bench-scale';
 import { startStaticNginx } from './lib/bench-static-nginx';
 import { SERVICES, freePorts, startStack, type StackPorts } from './lib/stack';
@@ -41,15 +41,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const BENCH_API_RATE = { API_RATE_LIMIT: '100000r/s', API_RATE_BURST: '100000' };
 /** The bench creates all its polls (about 70) from 127.0.0.1: past the product's per-address creation limits. */
 const BENCH_CREATION_LIMITS = { POLL_CREATIONS_PER_ADDRESS_PER_HOUR: '100000', POLL_CREATIONS_PER_ADDRESS_PER_DAY: '100000' };
-/** The vote storm's steps, as shares of the raw upsert rate; the budget is 0.5. */
-const STORM_STEPS = [0.05, 0.1, 0.15, 0.2, 0.35, 0.5, 0.65, 0.8, 1, 1.2];
-const STORM_STEP_SECONDS = 12;
-const STORM_WARM_UP_SECONDS = 5;
-const STORM_VUS = 400;
-const STORM_POLLS = 4;
-/** A pause after each step, so the next one starts on an idle stack. */
-const STORM_SETTLE_MS = 2000;
-const P95_BUDGET_MS = 100;
 const PAGE_LOADS = 3;
 const LOGO_CLIENTS = 32;
 const LOGO_ROUNDS = 3;
@@ -79,23 +70,6 @@ function stackProcesses(ports: StackPorts, runDir: string): WatchedProcess[] {
     }),
   ];
   return found.filter((entry): entry is WatchedProcess => entry !== undefined);
-}
-
-/** A storm step's figures; sustained when p95 is under the budget, under 1 % failed and under 1 % of arrivals dropped. */
-function stormStep(run: K6Run, rate: number, seconds: number): StormStep {
-  const iterations = metricValue(run, 'iterations', 'count');
-  const dropped = metricValue(run, 'dropped_iterations', 'count') || 0;
-  const step: StormStep = {
-    targetRate: rate,
-    achievedRate: iterations / seconds,
-    p50Ms: metricValue(run, 'http_req_duration{name:vote}', 'med'),
-    p95Ms: metricValue(run, 'http_req_duration{name:vote}', 'p(95)'),
-    failedRate: metricValue(run, 'http_req_failed{name:vote}', 'rate'),
-    dropped,
-    sustained: false,
-  };
-  step.sustained = step.p95Ms < P95_BUDGET_MS && step.failedRate < 0.01 && dropped <= 0.01 * (iterations + dropped);
-  return step;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -180,6 +154,14 @@ async function main(): Promise<void> {
       succeeded = true;
       return;
     }
+    if (process.env.LOGOVOTE_BENCH_ONLY === 'storm') {
+      const stormResults = await runVoteStorm({ gateway, mongoUri: stack.mongoUri, runDir, outDir, processes, log });
+      log('poll creation with four large logos');
+      const storm = renderStorm({ ...stormResults, creation: await measureCreation(gateway, runDir, outDir) });
+      process.stdout.write(`${storm.budgetRows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n\n${storm.section}`);
+      succeeded = true;
+      return;
+    }
     const atRest = Object.fromEntries(processes.map(({ name, pid }) => [name, residentBytes(pid)]));
 
     // First, on the empty store: the hot paths at 0, 100 000 and 1 000 000 stored votes, and Lighthouse on the
@@ -203,88 +185,14 @@ async function main(): Promise<void> {
       log,
     });
 
-    // The raw upserts go into the votes collection itself, before the storm and after it: on FerretDB a
-    // write costs in proportion to the collection, so the reference must see the sizes the storm sees.
-    const poolSize = Number(new URL(stack.mongoUri).searchParams.get('maxPoolSize') ?? 10);
-    const rawPollId = `bench-raw-upserts-${process.pid}`;
-    const measureRaw = async (when: string) => {
-      log(`raw upsert rate of the database (driver level), ${when}`);
-      const result = await measureRawUpsertRate({
-        mongoUri: stack.mongoUri,
-        pollId: rawPollId,
-        seconds: 10,
-        concurrency: poolSize,
-        changeRatio: 0.25,
-      });
-      log(`  ${result.perSecond.toFixed(0)} upserts/s (p95 ${result.p95Ms.toFixed(1)} ms) with ${result.collectionSize} votes stored`);
-      return result;
-    };
-    const rawBefore = await measureRaw('before the storm');
-
-    const rates = [...new Set(STORM_STEPS.map((share) => Math.max(1, Math.round(share * rawBefore.perSecond))))];
-    const { polls, csrfCookie } = await createPolls(gateway, STORM_POLLS);
-    const pollsFile = join(runDir, 'storm-polls.json');
-    writeFileSync(pollsFile, JSON.stringify(polls));
-    log(`vote storm: steps of ${STORM_STEP_SECONDS} s at ${rates.join(', ')} votes/s, until two in a row are not sustained`);
-    const memory = sampleMemory(processes, 1000);
-    const stormRun = (step: number, rate: number, seconds: number) =>
-      runK6({
-        script: 'vote-storm.js',
-        env: {
-          BASE_URL: gateway,
-          RATE: String(rate),
-          DURATION: `${seconds}s`,
-          VUS: String(STORM_VUS),
-          STEP: String(step),
-          POLLS_FILE: pollsFile,
-          CSRF_COOKIE: csrfCookie,
-          P95_BUDGET_MS: String(P95_BUDGET_MS),
-        },
-        // Each step's voters come from addresses of their own, so no address ever holds more voters than the cap.
-        localIps: loopbackRange(10 + step, STORM_VUS),
-        outDir: join(outDir, `storm-${step}-${rate}`),
-      });
-    // A short warm-up at the first rate (connections opened, code optimised by the JIT): its votes count, its figures do not.
-    const stormRuns: K6Run[] = [await stormRun(0, rates[0]!, STORM_WARM_UP_SECONDS)];
-    await sleep(STORM_SETTLE_MS);
-    const steps: StormStep[] = [];
-    for (const [index, rate] of rates.entries()) {
-      const run = await stormRun(index + 1, rate, STORM_STEP_SECONDS);
-      const step = stormStep(run, rate, STORM_STEP_SECONDS);
-      stormRuns.push(run);
-      steps.push(step);
-      log(
-        `  ${rate}/s: ${step.achievedRate.toFixed(1)} votes/s, p95 ${step.p95Ms.toFixed(0)} ms${step.sustained ? '' : ' (not sustained)'}`,
-      );
-      if (steps.length >= 2 && !steps.at(-1)!.sustained && !steps.at(-2)!.sustained) break;
-      await sleep(STORM_SETTLE_MS);
-    }
-    const underStorm = memory.stop();
-    await sleep(STORM_SETTLE_MS);
-    const rawAfter = await measureRaw('after the storm');
-    await removeRawUpserts(stack.mongoUri, rawPollId);
-
-    log('checking the counts after the storm');
-    const sumOverSteps = (metric: string) => stormRuns.reduce((sum, run) => sum + (metricValue(run, metric, 'count') || 0), 0);
-    const counts = await Promise.all(
-      polls.map(async (poll, pollIndex) => {
-        const session = (await (await fetch(`${gateway}/api/sessions/${poll.sessionId}`)).json()) as {
-          logos: { id: string; voteCount: number }[];
-        };
-        return poll.logoIds.map((logoId, logoIndex) => ({
-          expected: sumOverSteps(`ballots{poll:${pollIndex},logo:${logoIndex}}`),
-          actual: session.logos.find((logo) => logo.id === logoId)?.voteCount ?? Number.NaN,
-        }));
-      }),
-    );
-    const countRows = counts.flat();
-    const exact = {
-      polls: polls.length,
-      votes: countRows.reduce((sum, row) => sum + row.actual, 0),
-      expectedVotes: countRows.reduce((sum, row) => sum + row.expected, 0),
-      mismatches: countRows.filter((row) => row.actual !== row.expected).length,
-      uncertain: sumOverSteps('ballots_uncertain'),
-    };
+    const { raw, storm, exact, polls, csrfCookie, underStorm } = await runVoteStorm({
+      gateway,
+      mongoUri: stack.mongoUri,
+      runDir,
+      outDir,
+      processes,
+      log,
+    });
 
     const readCosts = await measureReadCosts(stack.mongoUri, polls[0]!.sessionId);
     log(`  ${readCosts.votes} votes stored; counts of one poll take ${readCosts.countsMs.toFixed(0)} ms`);
@@ -334,12 +242,7 @@ async function main(): Promise<void> {
     await staticNginx.proc.stop();
 
     log('poll creation with four large logos');
-    const large = await writeLargeLogos(join(runDir, 'large-logos'), MAX_LOGO_BYTES);
-    const creation = await runK6({
-      script: 'create-poll.js',
-      env: { BASE_URL: gateway, LOGO_FILES: large.paths.join(','), ITERATIONS: '8' },
-      outDir,
-    });
+    const creation = await measureCreation(gateway, runDir, outDir);
 
     log(`voting page first load, ${PAGE_LOADS} times (${MOBILE_PROFILE.name})`);
     const browser = await launchBrowser();
@@ -375,13 +278,13 @@ async function main(): Promise<void> {
       durationSeconds: (Date.now() - started) / 1000,
       buildSeconds,
       rateLimits: BENCH_API_RATE,
-      raw: { before: rawBefore, after: rawAfter },
-      storm: { runs: stormRuns, steps, stepSeconds: STORM_STEP_SECONDS, vus: STORM_VUS },
+      raw,
+      storm,
       exact,
       readCosts,
       traffic,
       logos: { ...logoRuns, sizes, clients: LOGO_CLIENTS, roundSeconds: LOGO_ROUND_SECONDS },
-      creation: { run: creation, sizes: large.sizes },
+      creation,
       page: { loads: pageLoads, medianLcpMs: median(pageLoads.map((load) => load.lcpMs)), cpuOnly },
       lighthouse,
       proofOfWork,

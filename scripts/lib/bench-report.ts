@@ -518,42 +518,87 @@ a second (every service's background work, the live loop's two signal reads per 
   return { budgetRows, section };
 }
 
-export function renderReport(results: BenchResults): string {
-  const { machine, raw, storm, exact, readCosts, logos, creation, page, memory } = results;
-  const scale = renderScale(results.scale);
-  const proofOfWork = renderProofOfWork(results.proofOfWork);
-  const lighthouse = renderLighthouse(results.lighthouse);
-  const live = renderLive(results.live);
+/** The vote storm's, the counts' and poll creation's figures, budget rows and step table (also `LOGOVOTE_BENCH_ONLY=storm`'s output). */
+export function renderStorm({ raw, storm, exact, creation }: Pick<BenchResults, 'raw' | 'storm' | 'exact' | 'creation'>) {
   const sustainedRate = sustainedVoteRate(storm.steps)?.achievedRate ?? 0;
   // The storm ran between the two raw measurements: its reference is their mean.
   const rawRate = (raw.before.perSecond + raw.after.perSecond) / 2;
   const voteShare = sustainedRate / rawRate;
-  const gatewayRps = median(requestRates(logos.gateway));
-  const staticRps = median(requestRates(logos.nginxStatic));
-  const logoShare = gatewayRps / staticRps;
-  const firstLoad = page.loads[0]!;
-  const jsBytes = firstLoad.jsBeforeFirstLogo.bodyBytes;
   const create = (metric: string, stat: string) => metricValue(creation.run, metric, stat);
   const createP50 = create('http_req_duration{name:create}', 'med');
   const checksP50 = create('create_checks', 'med');
   const createP95 = create('http_req_duration{name:create}', 'p(95)');
-  const countsExact = exact.mismatches === 0 && exact.uncertain === 0 && exact.votes === exact.expectedVotes;
   const met = {
     votes: voteShare >= BUDGETS.voteShareOfRaw,
-    logos: logoShare >= BUDGETS.logoShareOfStatic,
-    js: jsBytes <= BUDGETS.firstLoadJsBytes,
-    lcp: page.medianLcpMs <= BUDGETS.lcpMs,
     creation: createP95 <= BUDGETS.creationP95Ms,
-    counts: countsExact,
+    counts: exact.mismatches === 0 && exact.uncertain === 0 && exact.votes === exact.expectedVotes,
   };
-
-  const budgetRows = [
-    [
+  const rows = {
+    votes: [
       'Votes/s through the gateway with p95 < 100 ms, ÷ raw upsert rate',
       `${fixed(sustainedRate)} ÷ ${fixed(rawRate)} = **${fixed(voteShare, 2)}**`,
       `≥ ${BUDGETS.voteShareOfRaw}`,
       verdict(met.votes),
     ],
+    creation: [
+      `Poll creation with four logos of ${mb(Math.max(...creation.sizes))}, every moderation check included, p95`,
+      `**${ms(createP95)}** (p50 ${ms(createP50)}; the checks p50 ${ms(checksP50)})`,
+      `≤ ${seconds(BUDGETS.creationP95Ms)}`,
+      verdict(met.creation),
+    ],
+    counts: [
+      'Counts exact after the storm',
+      `${exact.votes} counted, ${exact.expectedVotes} acknowledged; ${exact.mismatches} logos differ; ${exact.uncertain} votes unanswered`,
+      'exact',
+      verdict(met.counts),
+    ],
+  };
+  const stepTable = table(
+    ['Target votes/s', 'Achieved votes/s', 'p50', 'p95', 'Failed', 'Dropped', 'Sustained'],
+    storm.steps.map((step) => [
+      `${step.targetRate}`,
+      fixed(step.achievedRate, 1),
+      ms(step.p50Ms),
+      ms(step.p95Ms),
+      `${fixed(step.failedRate * 100, 2)} %`,
+      fixed(step.dropped),
+      step.sustained ? 'yes' : 'no',
+    ]),
+  );
+  const section = `Raw upserts: ${fixed(raw.before.perSecond)}/s before the storm (${raw.before.collectionSize} votes stored), ${fixed(raw.after.perSecond)}/s after it (${raw.after.collectionSize}).\n\n${stepTable}\n`;
+  return {
+    budgetRows: [rows.votes, rows.creation, rows.counts],
+    rows,
+    section,
+    stepTable,
+    met,
+    figures: { sustainedRate, rawRate, voteShare, createP50, checksP50, createP95 },
+  };
+}
+
+export function renderReport(results: BenchResults): string {
+  const { machine, raw, storm, exact, readCosts, logos, creation, page, memory } = results;
+  const stormFigures = renderStorm(results);
+  const { sustainedRate, rawRate, voteShare, createP50, checksP50, createP95 } = stormFigures.figures;
+  const create = (metric: string, stat: string) => metricValue(creation.run, metric, stat);
+  const scale = renderScale(results.scale);
+  const proofOfWork = renderProofOfWork(results.proofOfWork);
+  const lighthouse = renderLighthouse(results.lighthouse);
+  const live = renderLive(results.live);
+  const gatewayRps = median(requestRates(logos.gateway));
+  const staticRps = median(requestRates(logos.nginxStatic));
+  const logoShare = gatewayRps / staticRps;
+  const firstLoad = page.loads[0]!;
+  const jsBytes = firstLoad.jsBeforeFirstLogo.bodyBytes;
+  const met = {
+    ...stormFigures.met,
+    logos: logoShare >= BUDGETS.logoShareOfStatic,
+    js: jsBytes <= BUDGETS.firstLoadJsBytes,
+    lcp: page.medianLcpMs <= BUDGETS.lcpMs,
+  };
+
+  const budgetRows = [
+    stormFigures.rows.votes,
     [
       'Logo requests/s through the gateway ÷ nginx static',
       `${fixed(gatewayRps)} ÷ ${fixed(staticRps)} = **${fixed(logoShare, 2)}**`,
@@ -572,33 +617,13 @@ export function renderReport(results: BenchResults): string {
       `≤ ${seconds(BUDGETS.lcpMs)}`,
       verdict(met.lcp),
     ],
-    [
-      `Poll creation with four logos of ${mb(Math.max(...creation.sizes))}, every moderation check included, p95`,
-      `**${ms(createP95)}** (p50 ${ms(createP50)}; the checks p50 ${ms(checksP50)})`,
-      `≤ ${seconds(BUDGETS.creationP95Ms)}`,
-      verdict(met.creation),
-    ],
+    stormFigures.rows.creation,
     ...lighthouse.budgetRows,
     ...scale.budgetRows,
     ...proofOfWork.budgetRows,
     ...live.budgetRows,
-    [
-      'Counts exact after the storm',
-      `${exact.votes} counted, ${exact.expectedVotes} acknowledged; ${exact.mismatches} logos differ; ${exact.uncertain} votes unanswered`,
-      'exact',
-      verdict(met.counts),
-    ],
+    stormFigures.rows.counts,
   ];
-
-  const stormRows = storm.steps.map((step) => [
-    `${step.targetRate}`,
-    fixed(step.achievedRate, 1),
-    ms(step.p50Ms),
-    ms(step.p95Ms),
-    `${fixed(step.failedRate * 100, 2)} %`,
-    fixed(step.dropped),
-    step.sustained ? 'yes' : 'no',
-  ]);
 
   const trafficRows = ['session', 'logo', 'my_vote', 'vote', 'results'].map((name) => {
     const metric = `http_req_duration{name:${name}}`;
@@ -768,7 +793,7 @@ of ${exact.polls} polls, some of them changing their vote. Every vote is waited 
 step is sustained when its p95 is under ${P95_BUDGET_MS} ms, under 1 % failed and under 1 % of arrivals were dropped
 for want of a free virtual user.
 
-${table(['Target votes/s', 'Achieved votes/s', 'p50', 'p95', 'Failed', 'Dropped', 'Sustained'], stormRows)}
+${stormFigures.stepTable}
 
 Sustained: **${fixed(sustainedRate, 1)} votes/s**, ${fixed(voteShare, 2)} of the raw upsert rate. A first vote costs the votes
 service seven database round trips (the poll; a vote from before voter cookies under its old key; the voter's row

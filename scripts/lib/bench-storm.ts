@@ -1,0 +1,158 @@
+/**
+ * The vote storm (votes at rising constant rates through the gateway, against the database's own raw upsert
+ * rate, counts checked exact afterwards) and poll creation with four large logos: the full bench's sections,
+ * and `LOGOVOTE_BENCH_ONLY=storm`'s.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_LOGO_BYTES } from '@logovote/contracts';
+import { loopbackRange, metricValue, runK6, type K6Run } from './bench-k6';
+import { measureRawUpsertRate, removeRawUpserts, type RawUpsertResult } from './bench-database';
+import { writeLargeLogos } from './bench-fixtures';
+import { createPolls, type BenchPoll } from './bench-polls';
+import { sampleMemory, type MemorySampler, type WatchedProcess } from './bench-processes';
+import type { StormStep } from './bench-report';
+
+/** The vote storm's steps, as shares of the raw upsert rate; the budget is 0.5. */
+const STORM_STEPS = [0.05, 0.1, 0.15, 0.2, 0.35, 0.5, 0.65, 0.8, 1, 1.2];
+export const STORM_STEP_SECONDS = 12;
+const STORM_WARM_UP_SECONDS = 5;
+export const STORM_VUS = 400;
+const STORM_POLLS = 4;
+/** A pause after each step, so the next one starts on an idle stack. */
+const STORM_SETTLE_MS = 2000;
+const P95_BUDGET_MS = 100;
+const CREATIONS = 8;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A storm step's figures; sustained when p95 is under the budget, under 1 % failed and under 1 % of arrivals dropped. */
+function stormStep(run: K6Run, rate: number, seconds: number): StormStep {
+  const iterations = metricValue(run, 'iterations', 'count');
+  const dropped = metricValue(run, 'dropped_iterations', 'count') || 0;
+  const step: StormStep = {
+    targetRate: rate,
+    achievedRate: iterations / seconds,
+    p50Ms: metricValue(run, 'http_req_duration{name:vote}', 'med'),
+    p95Ms: metricValue(run, 'http_req_duration{name:vote}', 'p(95)'),
+    failedRate: metricValue(run, 'http_req_failed{name:vote}', 'rate'),
+    dropped,
+    sustained: false,
+  };
+  step.sustained = step.p95Ms < P95_BUDGET_MS && step.failedRate < 0.01 && dropped <= 0.01 * (iterations + dropped);
+  return step;
+}
+
+export interface VoteStormOptions {
+  gateway: string;
+  mongoUri: string;
+  runDir: string;
+  outDir: string;
+  processes: WatchedProcess[];
+  log: (line: string) => void;
+}
+
+export interface VoteStormResults {
+  raw: { before: RawUpsertResult; after: RawUpsertResult };
+  storm: { runs: K6Run[]; steps: StormStep[]; stepSeconds: number; vus: number };
+  exact: { polls: number; votes: number; expectedVotes: number; mismatches: number; uncertain: number };
+  /** The storm's polls, for the sections after it. */
+  polls: BenchPoll[];
+  csrfCookie: string;
+  underStorm: ReturnType<MemorySampler['stop']>;
+}
+
+export async function runVoteStorm({ gateway, mongoUri, runDir, outDir, processes, log }: VoteStormOptions): Promise<VoteStormResults> {
+  // The raw upserts go into the votes collection itself, before the storm and after it: on FerretDB a
+  // write costs in proportion to the collection, so the reference must see the sizes the storm sees.
+  const poolSize = Number(new URL(mongoUri).searchParams.get('maxPoolSize') ?? 10);
+  const rawPollId = `bench-raw-upserts-${process.pid}`;
+  const measureRaw = async (when: string) => {
+    log(`raw upsert rate of the database (driver level), ${when}`);
+    const result = await measureRawUpsertRate({ mongoUri, pollId: rawPollId, seconds: 10, concurrency: poolSize, changeRatio: 0.25 });
+    log(`  ${result.perSecond.toFixed(0)} upserts/s (p95 ${result.p95Ms.toFixed(1)} ms) with ${result.collectionSize} votes stored`);
+    return result;
+  };
+  const before = await measureRaw('before the storm');
+
+  const rates = [...new Set(STORM_STEPS.map((share) => Math.max(1, Math.round(share * before.perSecond))))];
+  const { polls, csrfCookie } = await createPolls(gateway, STORM_POLLS);
+  const pollsFile = join(runDir, 'storm-polls.json');
+  writeFileSync(pollsFile, JSON.stringify(polls));
+  log(`vote storm: steps of ${STORM_STEP_SECONDS} s at ${rates.join(', ')} votes/s, until two in a row are not sustained`);
+  const memory = sampleMemory(processes, 1000);
+  const stormRun = (step: number, rate: number, seconds: number) =>
+    runK6({
+      script: 'vote-storm.js',
+      env: {
+        BASE_URL: gateway,
+        RATE: String(rate),
+        DURATION: `${seconds}s`,
+        VUS: String(STORM_VUS),
+        STEP: String(step),
+        POLLS_FILE: pollsFile,
+        CSRF_COOKIE: csrfCookie,
+        P95_BUDGET_MS: String(P95_BUDGET_MS),
+      },
+      // Each step's voters come from addresses of their own, so no address brings more than a few voters.
+      localIps: loopbackRange(10 + step, STORM_VUS),
+      outDir: join(outDir, `storm-${step}-${rate}`),
+    });
+  // A short warm-up at the first rate (connections opened, code optimised by the JIT): its votes count, its figures do not.
+  const runs: K6Run[] = [await stormRun(0, rates[0]!, STORM_WARM_UP_SECONDS)];
+  await sleep(STORM_SETTLE_MS);
+  const steps: StormStep[] = [];
+  for (const [index, rate] of rates.entries()) {
+    const run = await stormRun(index + 1, rate, STORM_STEP_SECONDS);
+    const step = stormStep(run, rate, STORM_STEP_SECONDS);
+    runs.push(run);
+    steps.push(step);
+    log(`  ${rate}/s: ${step.achievedRate.toFixed(1)} votes/s, p95 ${step.p95Ms.toFixed(0)} ms${step.sustained ? '' : ' (not sustained)'}`);
+    if (steps.length >= 2 && !steps.at(-1)!.sustained && !steps.at(-2)!.sustained) break;
+    await sleep(STORM_SETTLE_MS);
+  }
+  const underStorm = memory.stop();
+  await sleep(STORM_SETTLE_MS);
+  const after = await measureRaw('after the storm');
+  await removeRawUpserts(mongoUri, rawPollId);
+
+  log('checking the counts after the storm');
+  const sumOverSteps = (metric: string) => runs.reduce((sum, run) => sum + (metricValue(run, metric, 'count') || 0), 0);
+  const counts = await Promise.all(
+    polls.map(async (poll, pollIndex) => {
+      const session = (await (await fetch(`${gateway}/api/sessions/${poll.sessionId}`)).json()) as {
+        logos: { id: string; voteCount: number }[];
+      };
+      return poll.logoIds.map((logoId, logoIndex) => ({
+        expected: sumOverSteps(`ballots{poll:${pollIndex},logo:${logoIndex}}`),
+        actual: session.logos.find((logo) => logo.id === logoId)?.voteCount ?? Number.NaN,
+      }));
+    }),
+  );
+  const countRows = counts.flat();
+  return {
+    raw: { before, after },
+    storm: { runs, steps, stepSeconds: STORM_STEP_SECONDS, vus: STORM_VUS },
+    exact: {
+      polls: polls.length,
+      votes: countRows.reduce((sum, row) => sum + row.actual, 0),
+      expectedVotes: countRows.reduce((sum, row) => sum + row.expected, 0),
+      mismatches: countRows.filter((row) => row.actual !== row.expected).length,
+      uncertain: sumOverSteps('ballots_uncertain'),
+    },
+    polls,
+    csrfCookie,
+    underStorm,
+  };
+}
+
+/** Poll creations one after another, each with four logos of the largest size allowed, every moderation check included. */
+export async function measureCreation(gateway: string, runDir: string, outDir: string): Promise<{ run: K6Run; sizes: number[] }> {
+  const large = await writeLargeLogos(join(runDir, 'large-logos'), MAX_LOGO_BYTES);
+  const run = await runK6({
+    script: 'create-poll.js',
+    env: { BASE_URL: gateway, LOGO_FILES: large.paths.join(','), ITERATIONS: String(CREATIONS) },
+    outDir,
+  });
+  return { run, sizes: large.sizes };
+}
