@@ -330,12 +330,11 @@ describe('FerretDB stopped and brought back', () => {
   });
   afterAll(() => stack.startComponent('ferretdb'));
 
-  it('makes the services that use the database unready; the image service stays ready', async () => {
-    for (const service of ['sessions', 'votes', 'notify'] as const) {
+  it('makes every service unready (the image service asks the database whether a logo may be shown)', async () => {
+    for (const service of ['sessions', 'votes', 'notify', 'media'] as const) {
       const ready = await untilUnready(service);
       expect(ready.body.checks.mongodb).toEqual({ ok: false, error: 'unavailable' });
     }
-    expect((await readiness('media')).status).toBe(200);
   });
 
   it('answers every user call with a clear JSON message, not a hang', async () => {
@@ -343,8 +342,9 @@ describe('FerretDB stopped and brought back', () => {
     // Without the database there is no token to get: the session lookup itself is what fails.
     expect(browser).toBeUndefined();
     await expectDatabaseOutageAnswers(poll, fingerprints[0]!, 'database-down');
-    // Images live in MinIO: they are still served.
-    expect((await get(`/api/logos/${poll.logos[0]!.filename}`)).status).toBe(200);
+    // An image is served only once the database says its poll may be shown (not hidden pending review, not deleted).
+    const logo = await get(`/api/logos/${poll.logos[0]!.filename}`);
+    expect([logo.status, messageOf(logo)]).toEqual([503, GATEWAY_UNAVAILABLE]);
   });
 
   it('refuses a vote and an e-mail with the same message, once their anti-forgery check passes', async () => {

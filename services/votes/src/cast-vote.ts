@@ -61,7 +61,8 @@ export type CastResult =
 
 /** The seats of the address below `end` nobody holds yet in this poll, lowest first. */
 async function freeSeats(ballot: Ballot, end: number): Promise<number[]> {
-  const taken = await VoteModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash, ipSlot: { $lt: end } }, { ipSlot: 1, _id: 0 }).lean();
+  // Equality alone, so FerretDB hands the whole lookup to PostgreSQL's index; an address holds few seats to sift.
+  const taken = await VoteModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash }, { ipSlot: 1, _id: 0 }).lean();
   const takenSlots = new Set(taken.map((vote) => vote.ipSlot));
   const free: number[] = [];
   for (let slot = 0; slot < end; slot++) if (!takenSlots.has(slot)) free.push(slot);
