@@ -18,6 +18,9 @@ import {
 } from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
 
+// Connecting creates the collections and their indexes, which can take seconds on a busy FerretDB.
+jest.setTimeout(30_000);
+
 // The logos route never touches the classifier; the app still needs a pipeline for the moderation route.
 const pipeline = createUploadPipeline({ moderation: new NsfwjsModeration({ threshold: 0.7 }) });
 const appOn = (store: ObjectStore) => buildApp({ logger: silentLogger, store, pipeline }).callback();

@@ -6,6 +6,9 @@ import { connectMongo, createServiceApp, disconnectMongo } from '@logovote/servi
 import { TEST_CSRF_SECRET, silentLogger, testDatabaseUri } from '../../../tests/support/integration';
 import { ADMIN_CREDENTIALS_REQUIRED, ADMIN_LOGIN_BACKOFF, adminLoginRouter } from '../src/routes/admin-login';
 
+// Connecting creates the collections and their indexes, which can take seconds on a busy FerretDB.
+jest.setTimeout(30_000);
+
 const POLICY = '?free=5&backoff=30&max=600';
 /** A policy no race reaches the back-off of: every guess is counted. */
 const LENIENT = '?free=1000&backoff=30&max=600';
