@@ -796,8 +796,8 @@ for want of a free virtual user.
 ${stormFigures.stepTable}
 
 Sustained: **${fixed(sustainedRate, 1)} votes/s**, ${fixed(voteShare, 2)} of the raw upsert rate. A first vote costs the votes
-service seven database round trips (the poll; a vote from before voter cookies under its old key; the voter's row
-and next ledger revision, all absent; the ledger insert; the seat; the voter cookie's binding) and a changed vote
+service six database round trips (the poll; the voter's row
+and next ledger revision, both absent; the ledger insert; the seat; the voter cookie's binding) and a changed vote
 eight (the poll, the voter cookie's binding, the row, the next revision, the ledger insert, then the row brought up
 to date: read, revision lookup, update); the raw upsert is one, in which FerretDB looks the document up
 and writes it.

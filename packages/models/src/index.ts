@@ -6,7 +6,6 @@ export * from './voter-cookie';
 export { isDuplicateKey, ledgerEntryId } from './tally-ledger';
 export * from './poll-list';
 export * from './poll-contact';
-export { runOnce } from './migrations';
 export * from './vote-signals';
 export * from './poll-closure';
 export * from './creator-token';

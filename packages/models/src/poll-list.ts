@@ -1,6 +1,5 @@
 import { Schema, model } from 'mongoose';
 import { PollModel, activePoll, type Poll } from './poll';
-import { runOnce } from './migrations';
 import { isDuplicateKey, tallyLedger } from './tally-ledger';
 
 /**
@@ -199,21 +198,4 @@ export async function listedPolls(options: { before?: number; limit: number }): 
     if (pageDone) cursor = await pastEmptyGroups(Math.min(cursor, page * LIST_PAGE_SIZE), nonEmpty);
   }
   return cursor > 1 ? { polls, next: cursor } : { polls };
-}
-
-/** Lists the polls created before the list existed, oldest first, once per database. */
-export function listExistingPolls(): Promise<number> {
-  return runOnce('poll-list-1', async () => {
-    const listed = new Set((await PollListModel.find({}, { pollId: 1 }).lean()).map((entry) => entry.pollId));
-    const polls = (await PollModel.find({ state: 'active' }, { createdAt: 1 }).lean<{ _id: string; createdAt: Date }[]>()).sort(
-      (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
-    );
-    let count = 0;
-    for (const poll of polls) {
-      if (listed.has(poll._id)) continue;
-      await listPoll(poll._id);
-      count++;
-    }
-    return count;
-  });
 }

@@ -1,18 +1,10 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { runOnce } from './migrations';
 import { ledgerEntryId } from './tally-ledger';
 import { deletingPollIds } from './poll';
 import { VoterCookieModel } from './voter-cookie';
 import { deleteReasons, hasReasons } from './vote-reason';
 import { deleteReports, hasReports } from './poll-report';
-import {
-  appendFoldedLedgerEntries,
-  appendLedgerEntry,
-  deleteVoteHistory,
-  hasVoteHistory,
-  ledgerEntriesAfter,
-  VoteLedgerModel,
-} from './vote-ledger';
+import { appendFoldedLedgerEntries, deleteVoteHistory, hasVoteHistory, ledgerEntriesAfter, VoteLedgerModel } from './vote-ledger';
 
 /**
  * One row per voter per poll, keyed by `voteId` (below): the voter's seat under the per-address cap,
@@ -36,8 +28,8 @@ const voteSchema = new Schema(
     ipHash: { type: String, required: true },
     /** The seat this voter holds among the voters from the same address (see above). */
     ipSlot: { type: Number, required: true, min: 0 },
-    /** The ledger revision `logoId` copies; absent on votes stored before the ledger existed. */
-    rev: { type: Number, min: 1 },
+    /** The ledger revision `logoId` copies. */
+    rev: { type: Number, required: true, min: 1 },
   },
   { collection: 'votes', versionKey: false, timestamps: true },
 );
@@ -53,32 +45,23 @@ export type Vote = InferSchemaType<typeof voteSchema>;
  * see ./voter-cookie, finds it from there).
  */
 export const voteId = (pollId: string, fingerprint: string, ipHash: string): string => `${pollId}:${fingerprint}:${ipHash.slice(0, 16)}`;
-/** The key votes had before voters were told apart by network and cookie: one voter per fingerprint per poll. */
-export const legacyVoteId = (pollId: string, fingerprint: string): string => `${pollId}:${fingerprint}`;
 export const VoteModel = model('Vote', voteSchema);
 
 /** A voter's vote as the ledger has it: its newest revision and logo (null: none). */
 export interface CurrentVote {
   rev: number;
   logoId: string | null;
-  /** The logo the ledger counts it for: null for a row from before the ledger that it has not taken in yet. */
-  countedLogoId: string | null;
   /** Whether the voter holds a seat (has a vote row). */
   seated: boolean;
 }
 
-/**
- * The voter's current vote: the vote row, moved forward by any newer ledger revisions. A row from
- * before the ledger (no `rev`) shows its logo until the ledger has a revision for it.
- */
+/** The voter's current vote: the vote row, moved forward by any newer ledger revisions. */
 export async function currentVote(id: string): Promise<CurrentVote> {
   const row = await VoteModel.findById(id, { logoId: 1, rev: 1 }).lean();
   const rev = row?.rev ?? 0;
-  const newer = await ledgerEntriesAfter(id, rev);
-  const head = newer.at(-1);
-  if (head) return { rev: head.rev, logoId: head.to, countedLogoId: head.to, seated: row !== null };
-  const logoId = row ? row.logoId : null;
-  return { rev, logoId, countedLogoId: rev > 0 ? logoId : null, seated: row !== null };
+  const head = (await ledgerEntriesAfter(id, rev)).at(-1);
+  if (head) return { rev: head.rev, logoId: head.to, seated: row !== null };
+  return { rev, logoId: row ? row.logoId : null, seated: row !== null };
 }
 
 /**
@@ -89,7 +72,7 @@ export async function syncVoteRow(id: string): Promise<void> {
   for (let round = 0; round < 5; round++) {
     const row = await VoteModel.findById(id, { rev: 1 }).lean();
     if (!row) return;
-    const head = (await ledgerEntriesAfter(id, row.rev ?? 0)).at(-1);
+    const head = (await ledgerEntriesAfter(id, row.rev)).at(-1);
     if (!head?.to) return;
     await VoteModel.updateOne({ _id: id }, { $set: { logoId: head.to, rev: head.rev } });
   }
@@ -135,24 +118,6 @@ export async function insertFirstVotes(votes: FirstVote[], options: { folded?: b
     );
   }
   await VoteModel.insertMany(votes.map((vote) => ({ _id: voteId(vote.pollId, vote.fingerprint, vote.ipHash), ...vote, rev: 1 })));
-}
-
-/**
- * Gives every vote stored before the ledger existed its first revision, once per database. Safe beside
- * live voting: a voter who votes first writes revision 1 itself, and then this insert is refused. The
- * rows themselves are not written (FerretDB could undo a voter's change).
- */
-export function migrateVotesToLedger(): Promise<number> {
-  return runOnce('vote-ledger-1', async () => {
-    let migrated = 0;
-    const legacy = VoteModel.find({ rev: { $exists: false } }, { pollId: 1, logoId: 1 })
-      .lean()
-      .cursor();
-    for await (const vote of legacy) {
-      if (await appendLedgerEntry({ pollId: vote.pollId, voteId: vote._id, rev: 1, from: null, to: vote.logoId })) migrated++;
-    }
-    return migrated;
-  });
 }
 
 /**

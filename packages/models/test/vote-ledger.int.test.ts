@@ -1,7 +1,6 @@
 /**
  * The vote ledger and its tallies on the real store (FerretDB on PostgreSQL in `npm test`): counts stay
- * exact while votes, folders and readers race, after a fold that stopped halfway, and for votes stored
- * before the ledger existed.
+ * exact while votes, folders and readers race, and after a fold that stopped halfway.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -12,9 +11,7 @@ import {
   currentVote,
   foldPoll,
   insertFirstVotes,
-  migrateVotesToLedger,
   readVoteCounts,
-  legacyVoteId,
   voteId,
 } from '../src';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
@@ -59,7 +56,7 @@ it('counts first votes and changes exactly, before and after folding, and folds 
   expect(await readVoteCounts(pollId)).toEqual(expected);
   expect(await foldPoll(pollId)).toBe(0);
   expect(await VoteLedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
-  expect(await currentVote(id)).toEqual({ rev: 2, logoId: 'c', countedLogoId: 'c', seated: true });
+  expect(await currentVote(id)).toEqual({ rev: 2, logoId: 'c', seated: true });
 });
 
 it('stays exact while votes arrive, several folders race and readers read', async () => {
@@ -109,26 +106,4 @@ it('finishes a fold that stopped after writing its step, counting its entries on
   expect(await foldPoll(pollId)).toBe(0);
   expect(await VoteLedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
   expect(await readVoteCounts(pollId)).toEqual(expectedCounts(votes));
-});
-
-it('enters votes stored before the ledger once, and a voter who changes first is counted for the change', async () => {
-  const pollId = newId();
-  const legacy = firstVotes(pollId, 5).map(({ pollId: poll, fingerprint, logoId, ipHash, ipSlot }) => ({
-    _id: legacyVoteId(poll, fingerprint),
-    pollId: poll,
-    fingerprint,
-    logoId,
-    ipHash,
-    ipSlot,
-  }));
-  await VoteModel.collection.insertMany(legacy as never[]);
-  const changer = legacy[0]!;
-  // Before the migration runs, this voter changes to 'c': revision 1, from nothing (the row was never counted).
-  expect(await currentVote(changer._id)).toEqual({ rev: 0, logoId: changer.logoId, countedLogoId: null, seated: true });
-  await appendLedgerEntry({ pollId, voteId: changer._id, rev: 1, from: null, to: 'c' });
-
-  await VoteModel.db.collection('migrations').deleteMany({});
-  expect(await migrateVotesToLedger()).toBe(4);
-  expect(await migrateVotesToLedger()).toBe(0);
-  expect(await readVoteCounts(pollId)).toEqual(expectedCounts([...legacy.slice(1), { logoId: 'c' }]));
 });

@@ -2,7 +2,7 @@ import { bootService, connectMongo, disconnectMongo, runInBackground } from '@lo
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { createMailer } from './mailer';
-import { moveCreatorEmails, purgeNotifyDataOfDeletedPolls } from './poll-data';
+import { purgeNotifyDataOfDeletedPolls } from './poll-data';
 
 /** How often the data of polls being deleted is removed (the sessions service waits for it). */
 const PURGE_INTERVAL_MS = 1_000;
@@ -12,8 +12,6 @@ bootService({
   loadConfig,
   async start(config, logger) {
     await connectMongo(config.MONGODB_URI, logger);
-    const moved = await moveCreatorEmails();
-    if (moved > 0) logger.info({ moved }, "creators' addresses moved from the polls to poll_contacts");
     const purger = runInBackground('remove the data of deleted polls', () => purgeNotifyDataOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const mailer = createMailer(config);
     return {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import mongoose from 'mongoose';
 import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED } from '@logovote/service-kit';
@@ -21,7 +20,7 @@ import {
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createMailer, type Mailer } from '../src/mailer';
-import { moveCreatorEmails, purgeNotifyDataOfDeletedPolls } from '../src/poll-data';
+import { purgeNotifyDataOfDeletedPolls } from '../src/poll-data';
 import { pollEmailsBucket } from '../src/send-limit';
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
@@ -174,16 +173,6 @@ it("removes a deleted poll's sends and creator address, and only that poll's", a
   expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(doomed.sessionId) })).toBe(0);
   expect(await PollContactModel.exists({ _id: kept.sessionId })).not.toBeNull();
   expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(kept.sessionId) })).toBe(1);
-});
-
-it('moves the addresses earlier versions kept on the polls, once', async () => {
-  const { sessionId } = await createPoll();
-  const address = newAddress();
-  await PollModel.collection.updateOne({ _id: sessionId as never }, { $set: { creatorEmail: address } });
-  await mongoose.connection.collection('migrations').deleteOne({ _id: 'poll-contacts-1' as never });
-  expect(await moveCreatorEmails()).toBeGreaterThanOrEqual(1);
-  expect((await PollContactModel.findById(sessionId).lean())?.email).toBe(address);
-  expect(await moveCreatorEmails()).toBe(0);
 });
 
 describe('the limits across polls: per sender address, per recipient mailbox', () => {

@@ -137,7 +137,7 @@ export async function castVote(ballot: Ballot, policy: SeatPolicy, provenLevel =
     // Dropped before the change, so a request stopped after it leaves no stale reason, and again after
     // it, for a reason that was being added meanwhile (that request looks for this revision afterwards).
     if (current.logoId !== null) await dropReasons(id, current.rev);
-    const entry = { rev, from: current.countedLogoId };
+    const entry = { rev, from: current.logoId };
     const written = await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, ...entry, to: ballot.logoId });
     if (current.logoId !== null) await dropReasons(id, current.rev);
     if (!written) {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import { VoteModel, legacyVoteId, voteId, voterOfCookie } from '@logovote/models';
+import { voteId, voterOfCookie } from '@logovote/models';
 import { hashIp } from '@logovote/service-kit';
 
 /** The first-party voter cookie: random, HttpOnly, sent only to the poll API. */
@@ -42,14 +42,12 @@ export interface VoterClues {
 /**
  * Who is voting (docs/api/votes-and-notify.md, "Who is one voter"): the voter the browser's cookie is
  * bound to in this poll, wherever it votes from; else the voter with this fingerprint on this network
- * (a private window, or cookies cleared, is the same voter), which is also how votes from before voter
- * cookies are found. `bound` says whether the cookie already names the voter.
+ * (a private window, or cookies cleared, is the same voter). `bound` says whether the cookie already
+ * names the voter.
  */
 export async function identifyVoter(clues: VoterClues): Promise<{ voteId: string; bound: boolean }> {
   const boundVoter = clues.cookieHash ? await voterOfCookie(clues.pollId, clues.cookieHash) : undefined;
   if (boundVoter) return { voteId: boundVoter, bound: true };
-  const legacy = await VoteModel.findById(legacyVoteId(clues.pollId, clues.fingerprint), { ipHash: 1 }).lean();
-  if (legacy?.ipHash === clues.ipHash) return { voteId: legacy._id, bound: false };
   return { voteId: voteId(clues.pollId, clues.fingerprint, clues.ipHash), bound: false };
 }
 

@@ -9,10 +9,8 @@ import {
   VoteModel,
   VoteTallyModel,
   VoterCookieModel,
-  appendLedgerEntry,
   currentVote,
   foldPoll,
-  legacyVoteId,
   hasVoteData,
   lastVoteAt,
   purgeVotesOfDeletedPolls,
@@ -163,35 +161,6 @@ describe('voters', () => {
 
     await vote(pollA.sessionId, pollA.logoIds[1]!, fingerprint, '10.1.0.2', cookie).expect(200);
     expect(await readVoteCounts(pollA.sessionId)).toEqual(new Map([[pollA.logoIds[1], 1]]));
-  });
-
-  it('keeps votes recorded before voter cookies: found by fingerprint on their address, changed once, not doubled', async () => {
-    const { sessionId, logoIds } = await createPoll();
-    const fingerprint = newFingerprint();
-    const ip = '10.2.0.1';
-    const ipHash = createHmac('sha256', TEST_IP_HASH_SALT).update(ip).digest('hex');
-    const id = legacyVoteId(sessionId, fingerprint);
-    await VoteModel.collection.insertOne({
-      _id: id,
-      pollId: sessionId,
-      fingerprint,
-      logoId: logoIds[0],
-      ipHash,
-      ipSlot: 0,
-      rev: 1,
-    } as never);
-    await appendLedgerEntry({ pollId: sessionId, voteId: id, rev: 1, from: null, to: logoIds[0]! });
-
-    expect((await myVote(sessionId, fingerprint, ip)).body).toEqual({ hasVoted: true, logoId: logoIds[0] });
-    // Another network with the same fingerprint is another person.
-    expect((await myVote(sessionId, fingerprint, '10.2.0.2')).body).toEqual({ hasVoted: false, logoId: null });
-
-    const changed = await vote(sessionId, logoIds[1]!, fingerprint, ip).expect(200);
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[1], 1]]));
-    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1);
-    // From then on the browser's cookie finds the old vote from anywhere.
-    await vote(sessionId, logoIds[2]!, fingerprint, '10.2.0.3', issuedVoterCookie(changed)).expect(200);
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[2], 1]]));
   });
 });
 
