@@ -1,4 +1,4 @@
-import { readVoteCounts, VoteModel, voteId } from '@logovote/models';
+import { VoteModel, voteId, voteLedger } from '@logovote/models';
 
 export interface RawUpsertResult {
   /** Upserts acknowledged per second. */
@@ -141,7 +141,7 @@ export async function measureReadCosts(mongoUri: string, pollId: string): Promis
       votes: await VoteModel.estimatedDocumentCount(),
       findByIdMs: await medianMs(() => VoteModel.findById(sample._id, { logoId: 1 }).lean()),
       seatsMs: await medianMs(() => VoteModel.find({ pollId, ipHash: sample.ipHash }, { ipSlot: 1, _id: 0 }).lean()),
-      countsMs: await medianMs(() => readVoteCounts(pollId)),
+      countsMs: await medianMs(() => voteLedger.readCounts(pollId)),
     };
   } finally {
     await connection.close();

@@ -76,9 +76,8 @@ async function enterLive(seq: number, pollId: string): Promise<void> {
   }
 }
 
-const pollCount = tallyLedger({ entries: 'poll_ledger', tallies: 'poll_tallies', model: 'PollCount' });
-export const PollCountLedgerModel = pollCount.LedgerModel;
-export const PollCountTallyModel = pollCount.TallyModel;
+/** The number of listed polls: one member per poll, counted while its value is LISTED (the sessions service folds it). */
+export const pollCountLedger = tallyLedger({ entries: 'poll_ledger', tallies: 'poll_tallies', model: 'PollCount' });
 /** The tally every listed poll counts in, and the value it counts as. */
 const ALL_POLLS = 'polls';
 const LISTED = 'listed';
@@ -110,9 +109,9 @@ async function firstFreeNumber(): Promise<number> {
 
 /** Lists a new poll (before it turns active: an entry whose poll never does is skipped). */
 export async function listPoll(pollId: string): Promise<void> {
-  const counted = await pollCount.head(pollId);
+  const counted = await pollCountLedger.head(pollId);
   if (counted.value !== LISTED)
-    await pollCount.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: counted.value, to: LISTED });
+    await pollCountLedger.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: counted.value, to: LISTED });
   for (;;) {
     const seq = await firstFreeNumber();
     try {
@@ -129,18 +128,16 @@ export async function listPoll(pollId: string): Promise<void> {
 
 /** Takes a deleted poll out of the count (repeatable: a second call finds it out already). */
 export async function unlistPoll(pollId: string): Promise<void> {
-  const counted = await pollCount.head(pollId);
-  if (counted.value === LISTED) await pollCount.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: LISTED, to: null });
+  const counted = await pollCountLedger.head(pollId);
+  if (counted.value === LISTED)
+    await pollCountLedger.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: LISTED, to: null });
   await LivePollListModel.deleteMany({ pollId });
 }
 
 /** How many polls are listed (created and not deleted). */
 export async function countListedPolls(): Promise<number> {
-  return (await pollCount.readCounts(ALL_POLLS)).get(LISTED) ?? 0;
+  return (await pollCountLedger.readCounts(ALL_POLLS)).get(LISTED) ?? 0;
 }
-
-/** Folds the poll count's ledger (the sessions service's background pass). */
-export const foldPollCount = pollCount.foldDue;
 
 /** Pages read at most for one request: a run of polls being created or deleted ends a page early, with a cursor to go on. */
 const MAX_PAGES_READ = 10;

@@ -4,7 +4,7 @@ import { deletingPollIds } from './poll';
 import { VoterCookieModel } from './voter-cookie';
 import { deleteReasons, hasReasons } from './vote-reason';
 import { deleteReports, hasReports } from './poll-report';
-import { appendFoldedLedgerEntries, deleteVoteHistory, hasVoteHistory, ledgerEntriesAfter, VoteLedgerModel } from './vote-ledger';
+import { voteLedger } from './vote-ledger';
 
 /**
  * One row per voter per poll, keyed by `voteId` (below): the voter's seat under the per-address cap,
@@ -59,7 +59,7 @@ export interface CurrentVote {
 export async function currentVote(id: string): Promise<CurrentVote> {
   const row = await VoteModel.findById(id, { logoId: 1, rev: 1 }).lean();
   const rev = row?.rev ?? 0;
-  const head = (await ledgerEntriesAfter(id, rev)).at(-1);
+  const head = (await voteLedger.entriesAfter(id, rev)).at(-1);
   if (head) return { rev: head.rev, logoId: head.to, seated: row !== null };
   return { rev, logoId: row ? row.logoId : null, seated: row !== null };
 }
@@ -72,7 +72,7 @@ export async function syncVoteRow(id: string): Promise<void> {
   for (let round = 0; round < 5; round++) {
     const row = await VoteModel.findById(id, { rev: 1 }).lean();
     if (!row) return;
-    const head = (await ledgerEntriesAfter(id, row.rev)).at(-1);
+    const head = (await voteLedger.entriesAfter(id, row.rev)).at(-1);
     if (!head?.to) return;
     await VoteModel.updateOne({ _id: id }, { $set: { logoId: head.to, rev: head.rev } });
   }
@@ -108,9 +108,9 @@ export async function insertFirstVotes(votes: FirstVote[], options: { folded?: b
       entries.push(revision(vote));
       byPoll.set(vote.pollId, entries);
     }
-    for (const [pollId, entries] of byPoll) await appendFoldedLedgerEntries(pollId, entries, at);
+    for (const [pollId, entries] of byPoll) await voteLedger.appendFolded(pollId, entries, at);
   } else {
-    await VoteLedgerModel.insertMany(
+    await voteLedger.LedgerModel.insertMany(
       votes.map((vote) => {
         const entry = revision(vote);
         return { _id: ledgerEntryId(entry.voteId, 1), pollId: vote.pollId, ...entry, pending: true, at };
@@ -130,7 +130,7 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
   for (const pollId of await deletingPollIds()) {
     removed += (await VoteModel.deleteMany({ pollId })).deletedCount;
     await VoterCookieModel.deleteMany({ pollId });
-    await deleteVoteHistory(pollId);
+    await voteLedger.deleteTally(pollId);
     await deleteReasons(pollId);
     await deleteReports(pollId);
   }
@@ -142,7 +142,7 @@ export async function hasVoteData(pollId: string): Promise<boolean> {
   return (
     (await VoteModel.exists({ pollId })) !== null ||
     (await VoterCookieModel.exists({ pollId })) !== null ||
-    (await hasVoteHistory(pollId)) ||
+    (await voteLedger.hasTally(pollId)) ||
     (await hasReasons(pollId)) ||
     (await hasReports(pollId))
   );

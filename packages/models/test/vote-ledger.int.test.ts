@@ -3,22 +3,12 @@
  * exact while votes, folders and readers race, and after a fold that stopped halfway.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  VoteLedgerModel,
-  VoteModel,
-  VoteTallyModel,
-  appendLedgerEntry,
-  currentVote,
-  foldPoll,
-  insertFirstVotes,
-  readVoteCounts,
-  voteId,
-} from '../src';
+import { VoteModel, currentVote, insertFirstVotes, voteId, voteLedger } from '../src';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
 
 jest.setTimeout(120_000);
 
-beforeAll(() => connectTestDatabase(testDatabaseUri('vote_ledger'), [VoteModel, VoteLedgerModel, VoteTallyModel]));
+beforeAll(() => connectTestDatabase(testDatabaseUri('vote_ledger'), [VoteModel, voteLedger.LedgerModel, voteLedger.TallyModel]));
 afterAll(() => dropTestDatabase());
 
 const newId = () => randomBytes(6).toString('hex');
@@ -46,16 +36,16 @@ it('counts first votes and changes exactly, before and after folding, and folds 
   await insertFirstVotes(votes);
   const moved = votes[0]!;
   const id = voteId(pollId, moved.fingerprint, moved.ipHash);
-  expect(await appendLedgerEntry({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'c' })).toBe(true);
+  expect(await voteLedger.append({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'c' })).toBe(true);
   // The same revision twice: refused, so one change can never count twice.
-  expect(await appendLedgerEntry({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'b' })).toBe(false);
+  expect(await voteLedger.append({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'b' })).toBe(false);
   const expected = expectedCounts([...votes.slice(1), { logoId: 'c' }]);
 
-  expect(await readVoteCounts(pollId)).toEqual(expected);
-  expect(await foldPoll(pollId)).toBe(31);
-  expect(await readVoteCounts(pollId)).toEqual(expected);
-  expect(await foldPoll(pollId)).toBe(0);
-  expect(await VoteLedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
+  expect(await voteLedger.readCounts(pollId)).toEqual(expected);
+  expect(await voteLedger.fold(pollId)).toBe(31);
+  expect(await voteLedger.readCounts(pollId)).toEqual(expected);
+  expect(await voteLedger.fold(pollId)).toBe(0);
+  expect(await voteLedger.LedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
   expect(await currentVote(id)).toEqual({ rev: 2, logoId: 'c', seated: true });
 });
 
@@ -65,25 +55,25 @@ it('stays exact while votes arrive, several folders race and readers read', asyn
   let writing = true;
   const readings: number[] = [];
   const folders = Array.from({ length: 4 }, async () => {
-    while (writing) await foldPoll(pollId);
+    while (writing) await voteLedger.fold(pollId);
   });
   const readers = Array.from({ length: 2 }, async () => {
-    while (writing) readings.push([...(await readVoteCounts(pollId)).values()].reduce((sum, n) => sum + n, 0));
+    while (writing) readings.push([...(await voteLedger.readCounts(pollId)).values()].reduce((sum, n) => sum + n, 0));
   });
   let written = 0;
   for (const batch of batches) {
     await insertFirstVotes(batch);
     written += batch.length;
     // What a reader sees never runs ahead of what was written, nor falls below what was before.
-    const total = [...(await readVoteCounts(pollId)).values()].reduce((sum, n) => sum + n, 0);
+    const total = [...(await voteLedger.readCounts(pollId)).values()].reduce((sum, n) => sum + n, 0);
     expect(total).toBe(written);
   }
   writing = false;
   await Promise.all([...folders, ...readers]);
-  await foldPoll(pollId);
-  expect(await readVoteCounts(pollId)).toEqual(expectedCounts(batches.flat()));
+  await voteLedger.fold(pollId);
+  expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(batches.flat()));
   expect(readings.every((total) => total <= written)).toBe(true);
-  const steps = (await VoteTallyModel.find({ pollId }, { seq: 1 }).lean()).map((step) => step.seq).sort((a, b) => a - b);
+  const steps = (await voteLedger.TallyModel.find({ pollId }, { seq: 1 }).lean()).map((step) => step.seq).sort((a, b) => a - b);
   expect(steps.length).toBeGreaterThan(0);
   // Steps are consecutive: no two folders ever wrote the same one.
   steps.forEach((seq, index) => index > 0 && expect(seq).toBe(steps[index - 1]! + 1));
@@ -93,17 +83,17 @@ it('finishes a fold that stopped after writing its step, counting its entries on
   const pollId = newId();
   const votes = firstVotes(pollId, 6);
   await insertFirstVotes(votes);
-  const entries = await VoteLedgerModel.find({ pollId }, { to: 1 }).lean();
+  const entries = await voteLedger.LedgerModel.find({ pollId }, { to: 1 }).lean();
   // A folder that stopped right after its step: entries folded, but still marked pending.
-  await VoteTallyModel.create({
+  await voteLedger.TallyModel.create({
     _id: `${pollId}#${'1'.padStart(10, '0')}`,
     pollId,
     seq: 1,
     counts: [...expectedCounts(votes)].map(([logoId, count]) => ({ logoId, votes: count })),
     folded: entries.map((entry) => entry._id),
   });
-  expect(await readVoteCounts(pollId)).toEqual(expectedCounts(votes));
-  expect(await foldPoll(pollId)).toBe(0);
-  expect(await VoteLedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
-  expect(await readVoteCounts(pollId)).toEqual(expectedCounts(votes));
+  expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(votes));
+  expect(await voteLedger.fold(pollId)).toBe(0);
+  expect(await voteLedger.LedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
+  expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(votes));
 });

@@ -14,12 +14,11 @@ import {
   PollModel,
   PollModerationModel,
   PollReportModel,
-  VoteLedgerModel,
   VoteModel,
   VoteSignalModel,
-  VoteTallyModel,
   hideIfReportedEnough,
   insertReport,
+  voteLedger,
 } from '@logovote/models';
 import { buildApp as buildVotesApp } from '../../votes/src/app';
 import { loadConfig as loadVotesConfig } from '../../votes/src/config';
@@ -97,8 +96,8 @@ beforeAll(async () => {
   await connectTestDatabase(databaseUri, [
     PollModel,
     VoteModel,
-    VoteLedgerModel,
-    VoteTallyModel,
+    voteLedger.LedgerModel,
+    voteLedger.TallyModel,
     VoteSignalModel,
     PollReportModel,
     PollModerationModel,

@@ -1,13 +1,4 @@
-import {
-  VoteLedgerModel,
-  VoteModel,
-  appendLedgerEntry,
-  currentVote,
-  dropReasons,
-  isDuplicateKey,
-  ledgerEntryId,
-  syncVoteRow,
-} from '@logovote/models';
+import { VoteModel, currentVote, dropReasons, isDuplicateKey, ledgerEntryId, syncVoteRow, voteLedger } from '@logovote/models';
 
 export interface Ballot {
   pollId: string;
@@ -138,10 +129,10 @@ export async function castVote(ballot: Ballot, policy: SeatPolicy, provenLevel =
     // it, for a reason that was being added meanwhile (that request looks for this revision afterwards).
     if (current.logoId !== null) await dropReasons(id, current.rev);
     const entry = { rev, from: current.logoId };
-    const written = await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, ...entry, to: ballot.logoId });
+    const written = await voteLedger.append({ pollId: ballot.pollId, voteId: id, ...entry, to: ballot.logoId });
     if (current.logoId !== null) await dropReasons(id, current.rev);
     if (!written) {
-      const winner = await VoteLedgerModel.findById(ledgerEntryId(id, rev), { to: 1 }).lean();
+      const winner = await voteLedger.LedgerModel.findById(ledgerEntryId(id, rev), { to: 1 }).lean();
       if (winner?.to) return { outcome: 'recorded' };
       continue; // the other request's vote was withdrawn: this one may still find a seat
     }
@@ -149,7 +140,7 @@ export async function castVote(ballot: Ballot, policy: SeatPolicy, provenLevel =
       const seat = await takeSeat(ballot, rev, seatsOfLevel(policy, provenLevel));
       if (seat === 'full') {
         // Withdrawn by the next revision; if another request of this voter wrote that one, it carries on from ours.
-        await appendLedgerEntry({ pollId: ballot.pollId, voteId: id, rev: rev + 1, from: ballot.logoId, to: null });
+        await voteLedger.append({ pollId: ballot.pollId, voteId: id, rev: rev + 1, from: ballot.logoId, to: null });
         return refusal(ballot, policy, provenLevel);
       }
       // A seat written with this revision is current unless another request of this voter wrote a newer

@@ -1,4 +1,4 @@
-import { foldDuePolls, purgeVotesOfDeletedPolls, voteSignalSweeper } from '@logovote/models';
+import { purgeVotesOfDeletedPolls, voteSignalSweeper, voteLedger } from '@logovote/models';
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -18,7 +18,7 @@ bootService({
   loadConfig,
   async start(config, logger) {
     await connectMongo(config.MONGODB_URI, logger);
-    const folder = runInBackground('fold vote tallies', () => foldDuePolls(), FOLD_INTERVAL_MS, logger);
+    const folder = runInBackground('fold vote tallies', () => voteLedger.foldDue(), FOLD_INTERVAL_MS, logger);
     const purger = runInBackground('remove the votes of deleted polls', () => purgeVotesOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const forgetter = runInBackground('forget expired proofs of work', () => forgetExpiredProofs(), FORGET_PROOFS_INTERVAL_MS, logger);
     const sweepSignals = voteSignalSweeper();

@@ -1,5 +1,5 @@
 import { POLL_HIDDEN, VOTING_CLOSED } from '@logovote/contracts';
-import { appendLedgerEntry, readModerationState, readVotingState, syncVoteRow } from '@logovote/models';
+import { readModerationState, readVotingState, syncVoteRow, voteLedger } from '@logovote/models';
 import { HttpError } from '@logovote/service-kit';
 import type { WrittenRevision } from './cast-vote';
 
@@ -36,7 +36,7 @@ export async function withdrawVoteIfClosedMeanwhile(
 ): Promise<void> {
   const refusal = await votingRefusal(pollId);
   if (!refusal) return;
-  if (written && (await appendLedgerEntry({ pollId, voteId, rev: written.rev + 1, from: logoId, to: written.from }))) {
+  if (written && (await voteLedger.append({ pollId, voteId, rev: written.rev + 1, from: logoId, to: written.from }))) {
     await syncVoteRow(voteId);
   }
   throw refusal;

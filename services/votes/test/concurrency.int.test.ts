@@ -1,6 +1,6 @@
 import { Agent, createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { PollModel, VoteLedgerModel, VoteModel, VoteTallyModel, foldPoll, insertFirstVotes, readVoteCounts } from '@logovote/models';
+import { PollModel, VoteModel, insertFirstVotes, voteLedger } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -32,7 +32,7 @@ let server: Server;
 const agent = new Agent({ keepAlive: true, maxSockets: 250 });
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, VoteLedgerModel, VoteTallyModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, voteLedger.TallyModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
   // Longer than the test: the server never closes a connection the agent is about to reuse.
   server.keepAliveTimeout = 300_000;
@@ -56,7 +56,7 @@ function vote(sessionId: string, logoId: string, fingerprint: string, ip: string
 
 /** What the session lookup shows: per-logo counts and their sum, from the same counting function. */
 async function tally(sessionId: string) {
-  const byLogo = await readVoteCounts(sessionId);
+  const byLogo = await voteLedger.readCounts(sessionId);
   const totalVotes = [...byLogo.values()].reduce((sum, count) => sum + count, 0);
   return { byLogo, totalVotes };
 }
@@ -108,7 +108,7 @@ it('keeps exact counts under 1600 parallel votes and changes from 1000 distinct 
   expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1000);
   expect(byLogo).toEqual(expected);
   // Folding the ledger into the poll's tally changes nothing a reader sees.
-  await foldPoll(sessionId);
+  await voteLedger.fold(sessionId);
   expect((await tally(sessionId)).byLogo).toEqual(expected);
 });
 
@@ -125,16 +125,16 @@ it('counts bulk-loaded votes exactly while live votes and folds of the same poll
   const results = await Promise.all([
     ...batches.map((votes) => insertFirstVotes(votes, { folded: true })),
     ...live.map((voter, index) => vote(sessionId, logoIds[index % 4]!, voter.fingerprint, voter.ip)),
-    ...Array.from({ length: 5 }, () => foldPoll(sessionId)),
+    ...Array.from({ length: 5 }, () => voteLedger.fold(sessionId)),
   ]);
 
   expect(results.filter((res) => typeof res === 'object' && res !== null && 'status' in res && res.status !== 200)).toEqual([]);
   const expected = new Map<string, number>();
   for (const { logoId } of batches.flat()) expected.set(logoId, (expected.get(logoId) ?? 0) + 1);
   live.forEach((_, index) => expected.set(logoIds[index % 4]!, (expected.get(logoIds[index % 4]!) ?? 0) + 1));
-  expect(await readVoteCounts(sessionId)).toEqual(expected);
-  await foldPoll(sessionId);
-  expect(await readVoteCounts(sessionId)).toEqual(expected);
+  expect(await voteLedger.readCounts(sessionId)).toEqual(expected);
+  await voteLedger.fold(sessionId);
+  expect(await voteLedger.readCounts(sessionId)).toEqual(expected);
   // Bulk-loaded votes are never pending: the folder has nothing of theirs to take.
-  expect(await VoteLedgerModel.countDocuments({ pollId: sessionId, pending: true })).toBe(0);
+  expect(await voteLedger.LedgerModel.countDocuments({ pollId: sessionId, pending: true })).toBe(0);
 });

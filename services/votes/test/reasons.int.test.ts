@@ -3,10 +3,8 @@ import request from 'supertest';
 import { MAX_REASON_LENGTH, REASON_MESSAGES, ReasonsPage, VOTING_CLOSED } from '@logovote/contracts';
 import {
   PollModel,
-  VoteLedgerModel,
   VoteModel,
   VoteReasonModel,
-  VoteTallyModel,
   VoterCookieModel,
   hasVoteData,
   insertReason,
@@ -14,6 +12,7 @@ import {
   purgeVotesOfDeletedPolls,
   readReasons,
   recordVotingState,
+  voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -43,7 +42,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, VoteLedgerModel, VoteTallyModel, VoteReasonModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, voteLedger.TallyModel, VoteReasonModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);

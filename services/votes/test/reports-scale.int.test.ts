@@ -12,13 +12,13 @@ import {
   PollModel,
   PollModerationModel,
   PollReportModel,
-  VoteLedgerModel,
   VoteModel,
   insertReportsInBulk,
   readModerationState,
   reportedPollEntries,
   reportsOfAddressSince,
   reportsOfRound,
+  voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -51,7 +51,7 @@ measure(`reports at ${POLLS * PER_POLL} stored`, () => {
   });
   let server: Server;
   beforeAll(async () => {
-    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, VoteLedgerModel, PollReportModel, PollModerationModel]);
+    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, PollReportModel, PollModerationModel]);
     server = createServer(buildApp({ logger: silentLogger, config }).callback());
   });
   afterAll(dropTestDatabase);

@@ -6,15 +6,14 @@ import {
   PollModel,
   PollModerationModel,
   PollReportModel,
-  VoteLedgerModel,
   VoteModel,
   currentVote,
   hasVoteData,
   purgeVotesOfDeletedPolls,
   readModerationState,
-  readVoteCounts,
   recordReview,
   reportsOfRound,
+  voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { castVote } from '../src/cast-vote';
@@ -48,7 +47,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, VoteLedgerModel, PollReportModel, PollModerationModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, PollReportModel, PollModerationModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
@@ -185,7 +184,7 @@ describe('hiding a reported poll', () => {
     const refused = await vote(sessionId, logoIds[0]!, '10.99.0.3');
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ message: POLL_HIDDEN });
-    expect(await readVoteCounts(sessionId)).toEqual(
+    expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
         [logoIds[0], 1],
         [logoIds[1], 1],
@@ -215,7 +214,7 @@ describe('hiding a reported poll', () => {
         seatsPerLevel: 25,
       },
     );
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[a, 1]]));
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[a, 1]]));
     await reportFromAddresses(sessionId, TO_HIDE);
     await expect(withdrawVoteIfClosedMeanwhile(sessionId, voteId, a, cast.written)).rejects.toMatchObject({
       status: 409,

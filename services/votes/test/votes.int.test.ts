@@ -5,17 +5,13 @@ import { VOTING_CLOSED } from '@logovote/contracts';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import {
   PollModel,
-  VoteLedgerModel,
   VoteModel,
-  VoteTallyModel,
   VoterCookieModel,
   currentVote,
-  foldPoll,
   hasVoteData,
-  lastVoteAt,
   purgeVotesOfDeletedPolls,
-  readVoteCounts,
   recordVotingState,
+  voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { castVote } from '../src/cast-vote';
@@ -47,7 +43,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, VoteLedgerModel, VoteTallyModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, voteLedger.TallyModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
@@ -94,12 +90,12 @@ describe('my-vote and vote', () => {
     const { sessionId, logoIds } = await createPoll();
     const fingerprint = newFingerprint();
     await vote(sessionId, logoIds[0]!, fingerprint).expect(200);
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
 
     await vote(sessionId, logoIds[2]!, fingerprint).expect(200);
     expect((await myVote(sessionId, fingerprint)).body).toEqual({ hasVoted: true, logoId: logoIds[2] });
     // The count includes the change as soon as it is acknowledged.
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[2], 1]]));
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[2], 1]]));
     expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1);
   });
 
@@ -110,20 +106,20 @@ describe('my-vote and vote', () => {
     await vote(first.sessionId, first.logoIds[0]!, fingerprint).expect(200);
     expect((await myVote(second.sessionId, fingerprint)).body).toEqual({ hasVoted: false, logoId: null });
     await vote(second.sessionId, second.logoIds[1]!, fingerprint).expect(200);
-    expect(await readVoteCounts(first.sessionId)).toEqual(new Map([[first.logoIds[0], 1]]));
-    expect(await readVoteCounts(second.sessionId)).toEqual(new Map([[second.logoIds[1], 1]]));
+    expect(await voteLedger.readCounts(first.sessionId)).toEqual(new Map([[first.logoIds[0], 1]]));
+    expect(await voteLedger.readCounts(second.sessionId)).toEqual(new Map([[second.logoIds[1], 1]]));
   });
 
   it("records voting as the poll's activity in the votes' own collections, leaving the poll to its service", async () => {
     const lastWeek = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
     const { sessionId, logoIds } = await createPoll({ lastActivityAt: lastWeek });
     await myVote(sessionId, newFingerprint()).expect(200);
-    expect(await lastVoteAt(sessionId)).toBeNull();
+    expect(await voteLedger.lastChangeAt(sessionId)).toBeNull();
     const before = Date.now();
     await vote(sessionId, logoIds[0]!, newFingerprint()).expect(200);
-    expect((await lastVoteAt(sessionId))?.getTime()).toBeGreaterThanOrEqual(before - 1000);
-    await foldPoll(sessionId);
-    expect((await lastVoteAt(sessionId))?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect((await voteLedger.lastChangeAt(sessionId))?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    await voteLedger.fold(sessionId);
+    expect((await voteLedger.lastChangeAt(sessionId))?.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
   });
 
@@ -131,7 +127,7 @@ describe('my-vote and vote', () => {
     const doomed = await createPoll();
     const kept = await createPoll();
     for (const poll of [doomed, kept]) await vote(poll.sessionId, poll.logoIds[0]!, newFingerprint()).expect(200);
-    await foldPoll(doomed.sessionId);
+    await voteLedger.fold(doomed.sessionId);
     await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
 
     expect(await VoterCookieModel.countDocuments({ pollId: doomed.sessionId })).toBe(1);
@@ -139,7 +135,7 @@ describe('my-vote and vote', () => {
     expect(await VoterCookieModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
     expect(await hasVoteData(doomed.sessionId)).toBe(false);
     expect(await hasVoteData(kept.sessionId)).toBe(true);
-    expect(await readVoteCounts(kept.sessionId)).toEqual(new Map([[kept.logoIds[0], 1]]));
+    expect(await voteLedger.readCounts(kept.sessionId)).toEqual(new Map([[kept.logoIds[0], 1]]));
   });
 });
 
@@ -160,7 +156,7 @@ describe('voters', () => {
     expect(hashA).not.toBe(hashB);
 
     await vote(pollA.sessionId, pollA.logoIds[1]!, fingerprint, '10.1.0.2', cookie).expect(200);
-    expect(await readVoteCounts(pollA.sessionId)).toEqual(new Map([[pollA.logoIds[1], 1]]));
+    expect(await voteLedger.readCounts(pollA.sessionId)).toEqual(new Map([[pollA.logoIds[1], 1]]));
   });
 });
 
@@ -282,7 +278,7 @@ describe('network addresses', () => {
     const otherPoll = await createPoll();
     await vote(otherPoll.sessionId, otherPoll.logoIds[0]!, newFingerprint(), '198.51.100.1').expect(200);
 
-    expect(await readVoteCounts(sessionId)).toEqual(
+    expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
         [logoIds[0], 2],
         [logoIds[1], 1],
@@ -331,14 +327,14 @@ describe('votes on a closed poll', () => {
     // A vote cast before the close can be neither changed nor repeated, and stays as it was.
     expect((await vote(sessionId, b, early)).status).toBe(409);
     expect((await vote(sessionId, a, early)).status).toBe(409);
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[a, 1]]));
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[a, 1]]));
     expect((await myVote(sessionId, early)).body).toEqual({ hasVoted: true, logoId: a });
     expect((await myVote(sessionId, late)).body).toEqual({ hasVoted: false, logoId: null });
 
     await recordVotingState(sessionId, false);
     await vote(sessionId, b, late).expect(200);
     await vote(sessionId, b, early).expect(200);
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[b, 2]]));
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[b, 2]]));
   });
 
   it('a vote written before the close but checked after it is taken back and refused (the race)', async () => {
@@ -355,7 +351,7 @@ describe('votes on a closed poll', () => {
     await castVote(ballot(changed, a), seats);
     const change = await castVote(ballot(changed, b), seats);
     expect(change).toEqual({ outcome: 'recorded', written: { rev: 2, from: a } });
-    expect(await readVoteCounts(sessionId)).toEqual(
+    expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
         [a, 1],
         [b, 1],
@@ -372,7 +368,7 @@ describe('votes on a closed poll', () => {
     // The first vote is gone, the changed one is back on its earlier logo.
     expect((await currentVote(first)).logoId).toBeNull();
     expect((await currentVote(changed)).logoId).toBe(a);
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[a, 1]]));
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[a, 1]]));
   });
 
   it('a request that wrote nothing, or whose revision a newer one of the voter follows, leaves the votes alone', async () => {
@@ -391,7 +387,7 @@ describe('votes on a closed poll', () => {
     await recordVotingState(sessionId, true);
     await expect(withdrawVoteIfClosedMeanwhile(sessionId, same, a, again.written)).rejects.toMatchObject({ status: 409 });
     await expect(withdrawVoteIfClosedMeanwhile(sessionId, overtaken, a, older.written)).rejects.toMatchObject({ status: 409 });
-    expect(await readVoteCounts(sessionId)).toEqual(
+    expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
         [a, 1],
         [b, 1],
@@ -407,6 +403,6 @@ describe('votes on a closed poll', () => {
       { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 },
     );
     await expect(withdrawVoteIfClosedMeanwhile(sessionId, voter, logoIds[0]!, cast.written)).resolves.toBeUndefined();
-    expect(await readVoteCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
   });
 });

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { LIVE_ENDED_EVENT, type LiveCounts, type LiveEnded } from '@logovote/contracts';
-import { deletingPollIds, isPollShown, readVoteCounts, signalSecond, voteSignalsOf, type StoredLogo } from '@logovote/models';
+import { deletingPollIds, isPollShown, signalSecond, voteSignalsOf, type StoredLogo, voteLedger } from '@logovote/models';
 import { runInBackground, type Logger } from '@logovote/service-kit';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
@@ -73,7 +73,7 @@ export class LiveCountsHub {
     this.heartbeatEvery = Math.max(1, Math.round((options.heartbeatMs ?? 20_000) / this.tickMs));
     this.deletionCheckEvery = Math.max(1, Math.round(1000 / DELETION_CHECKS_PER_SECOND / this.tickMs));
     this.clockSkewMs = options.clockSkewMs ?? 250;
-    this.readCounts = options.readCounts ?? readVoteCounts;
+    this.readCounts = options.readCounts ?? voteLedger.readCounts;
   }
 
   /** How many streams are open on this replica. */

@@ -5,10 +5,10 @@ import {
   deleteLogoFiles,
   deleteVotingState,
   hasVoteData,
-  readVoteCounts,
   signalPollVisibility,
   unlistPoll,
   type PollState,
+  voteLedger,
 } from '@logovote/models';
 import type { ObjectStore } from '@logovote/service-kit';
 import { previewObjectName, removeLogoObjects } from './object-store';
@@ -53,7 +53,7 @@ export async function deletePoll(store: ObjectStore, pollId: string, options: De
   if (!poll) return null;
   // Open live results streams of the poll end now (docs/live-results.md).
   await signalPollVisibility(pollId);
-  const votes = [...(await readVoteCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);
+  const votes = [...(await voteLedger.readCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);
   // The logos and the link preview made from them (docs/sharing.md).
   const objects = await removeLogoObjects(store, [...poll.logos.map((logo) => logo.filename), previewObjectName(pollId)]);
   await unlistPoll(pollId);

@@ -4,10 +4,10 @@ import {
   activePoll,
   hiddenPollIds,
   readModerationState,
-  readVoteCounts,
   reportedPollEntries,
   reportsOfRound,
   type Poll,
+  voteLedger,
 } from '@logovote/models';
 import { logosWithCounts } from './vote-counts';
 
@@ -18,7 +18,7 @@ export const REPORTED_POLLS_SHOWN = 100;
 async function reportedPoll(pollId: string): Promise<ReportedPoll | null> {
   const [poll, state] = await Promise.all([PollModel.findOne(activePoll(pollId)).lean<Poll>(), readModerationState(pollId)]);
   if (!poll || state.reportedAt === null) return null;
-  const [reports, counts] = await Promise.all([reportsOfRound(pollId, state.round), readVoteCounts(pollId)]);
+  const [reports, counts] = await Promise.all([reportsOfRound(pollId, state.round), voteLedger.readCounts(pollId)]);
   if (reports.length === 0) return null;
   reports.sort((a, b) => b.at.getTime() - a.at.getTime());
   const reasons = new Map<ReportCategory, number>();

@@ -1,4 +1,4 @@
-import { PollModel, activePoll, lastVoteAt, readPollContact } from '@logovote/models';
+import { PollModel, activePoll, readPollContact, voteLedger } from '@logovote/models';
 import { runInBackground, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from './delete-poll';
 
@@ -18,7 +18,7 @@ export interface RetentionOptions {
  * their collections (the newest vote, the newest request for the links).
  */
 async function lastActivity(pollId: string, own: Date): Promise<Date> {
-  const [voted, contact] = await Promise.all([lastVoteAt(pollId), readPollContact(pollId)]);
+  const [voted, contact] = await Promise.all([voteLedger.lastChangeAt(pollId), readPollContact(pollId)]);
   return new Date(Math.max(own.getTime(), voted?.getTime() ?? 0, contact?.lastActivityAt.getTime() ?? 0));
 }
 

@@ -1,5 +1,5 @@
 import type { Logo } from '@logovote/contracts';
-import { readVoteCounts, type StoredLogo } from '@logovote/models';
+import { type StoredLogo, voteLedger } from '@logovote/models';
 
 /** The public view of a poll's logos with their current counts (from the votes collection). */
 export function logosWithCounts(logos: StoredLogo[], counts: Map<string, number> | undefined): Logo[] {
@@ -16,13 +16,13 @@ export const totalVotes = (logos: Logo[]) => logos.reduce((sum, logo) => sum + l
 type Counts = Map<string, number>;
 
 /**
- * readVoteCounts for the session view, with the requests for one poll that arrive while its counts
+ * voteLedger.readCounts for the session view, with the requests for one poll that arrive while its counts
  * are being read sharing the next read rather than each starting one. A request never joins a read
  * already running, only one that starts after it arrived, so every answer still counts every vote
  * acknowledged before the request. A busy poll's counts are then read back to back (about once per
  * read, however many visitors ask) instead of once per request.
  */
-export function sharedVoteCounts(read: (pollId: string) => Promise<Counts> = readVoteCounts): (pollId: string) => Promise<Counts> {
+export function sharedVoteCounts(read: (pollId: string) => Promise<Counts> = voteLedger.readCounts): (pollId: string) => Promise<Counts> {
   const running = new Map<string, Promise<Counts>>();
   const queued = new Map<string, Promise<Counts>>();
 

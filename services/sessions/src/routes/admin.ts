@@ -18,8 +18,8 @@ import {
   listedPolls,
   readModerationState,
   readPollContact,
-  readVoteCounts,
   recordReview,
+  voteLedger,
 } from '@logovote/models';
 import { HttpError, jsonBody, parseInput, parseJsonBody, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from '../polls/delete-poll';
@@ -41,7 +41,7 @@ export function adminRouter(store: ObjectStore): Router {
     const { before, limit } = parseInput(AdminPollsQuery, ctx.query);
     const [{ polls, next }, total] = await Promise.all([listedPolls({ before, limit }), countListedPolls()]);
     const [counts, contacts, moderation] = await Promise.all([
-      Promise.all(polls.map((poll) => readVoteCounts(poll._id))),
+      Promise.all(polls.map((poll) => voteLedger.readCounts(poll._id))),
       Promise.all(polls.map((poll) => readPollContact(poll._id))),
       Promise.all(polls.map((poll) => readModerationState(poll._id))),
     ]);
