@@ -1,6 +1,4 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { CREATOR_TOKEN_REJECTED } from '@logovote/contracts';
-import { HttpError } from '@logovote/service-kit';
 import { PollModel } from './poll';
 
 /**
@@ -20,8 +18,8 @@ export function creatorTokenMatches(token: string | undefined, storedHash: strin
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }
 
-/** Throws the 403 unless `token` is the creator token of the (active) poll `pollId`. */
-export async function requireCreatorToken(pollId: string, token: string | undefined): Promise<void> {
+/** Whether `token` is the creator token of the poll `pollId`. */
+export async function isCreatorTokenOf(pollId: string, token: string | undefined): Promise<boolean> {
   const poll = await PollModel.findById(pollId, { creatorTokenHash: 1 }).lean<{ creatorTokenHash?: string }>();
-  if (!creatorTokenMatches(token, poll?.creatorTokenHash)) throw new HttpError(403, CREATOR_TOKEN_REJECTED);
+  return creatorTokenMatches(token, poll?.creatorTokenHash);
 }

@@ -1,7 +1,5 @@
 import { Schema, model } from 'mongoose';
-import { POLL_HIDDEN } from '@logovote/contracts';
-import { HttpError } from '@logovote/service-kit';
-import { PollModel, activePoll, findActivePollOr404, type Poll } from './poll';
+import { PollModel, activePoll, findActivePoll, type Poll } from './poll';
 import { readModerationState } from './poll-report';
 import { isDuplicateKey } from './tally-ledger';
 
@@ -53,14 +51,15 @@ export async function isPollShown(pollId: string): Promise<boolean> {
 }
 
 /**
- * The poll a public read names, if its content may be shown: the spec's 404 for a poll that does not
- * exist (findActivePollOr404), and 403 POLL_HIDDEN for one hidden pending review (docs/moderation.md).
+ * The poll a public read names, if its content may be shown: 'not-found' when it is not active
+ * (findActivePoll), 'hidden' while it is hidden pending review (docs/moderation.md).
  */
-export async function findShownPollOr4xx<Fields extends keyof Poll>(
+export async function findShownPoll<Fields extends keyof Poll>(
   sessionId: string | undefined,
   fields?: Fields[],
-): Promise<Pick<Poll, Fields | '_id'>> {
-  const poll = await findActivePollOr404(sessionId, fields);
-  if ((await readModerationState(poll._id)).hidden) throw new HttpError(403, POLL_HIDDEN);
-  return poll;
+): Promise<{ poll: Pick<Poll, Fields | '_id'> } | { refused: 'not-found' | 'hidden' }> {
+  const poll = await findActivePoll(sessionId, fields);
+  if (!poll) return { refused: 'not-found' };
+  if ((await readModerationState(poll._id)).hidden) return { refused: 'hidden' };
+  return { poll };
 }

@@ -1,6 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { LogoOrder, PaymentPlan, SESSION_NOT_FOUND, SessionId } from '@logovote/contracts';
-import { HttpError } from '@logovote/service-kit';
+import { LogoOrder, PaymentPlan, SessionId } from '@logovote/contracts';
 
 const storedLogoSchema = new Schema(
   {
@@ -67,18 +66,17 @@ export function activePoll(pollId: string): { _id: string; state: 'active' } {
 }
 
 /**
- * The poll a request names, if it may be shown or voted on: a malformed id, an unknown poll, a
- * half-created one or one being deleted all answer the spec's 404 'Session not found'.
+ * The poll a request names, if it may be shown or voted on; null for a malformed id, an unknown poll, a
+ * half-created one or one being deleted (to a client, all the spec's 404 'Session not found').
  */
-export async function findActivePollOr404<Fields extends keyof Poll>(
+export async function findActivePoll<Fields extends keyof Poll>(
   sessionId: string | undefined,
   fields?: Fields[],
-): Promise<Pick<Poll, Fields | '_id'>> {
+): Promise<Pick<Poll, Fields | '_id'> | null> {
   const parsed = SessionId.safeParse(sessionId);
+  if (!parsed.success) return null;
   const projection = fields ? Object.fromEntries(fields.map((field) => [field, 1])) : undefined;
-  const poll = parsed.success ? await PollModel.findOne(activePoll(parsed.data), projection).lean<Poll>() : null;
-  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
-  return poll;
+  return PollModel.findOne(activePoll(parsed.data), projection).lean<Poll>();
 }
 
 /** Polls being deleted: each service that keeps data of a poll removes its own when it sees one here. */

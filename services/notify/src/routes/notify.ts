@@ -1,6 +1,14 @@
 import Router from '@koa/router';
-import { CREATOR_TOKEN_HEADER, NotifyRequest, manageLink, pollLinks, type NotifyResponse } from '@logovote/contracts';
-import { findActivePollOr404, recordNotifyActivity, requireCreatorToken } from '@logovote/models';
+import {
+  CREATOR_TOKEN_HEADER,
+  CREATOR_TOKEN_REJECTED,
+  NotifyRequest,
+  SESSION_NOT_FOUND,
+  manageLink,
+  pollLinks,
+  type NotifyResponse,
+} from '@logovote/contracts';
+import { findActivePoll, isCreatorTokenOf, recordNotifyActivity } from '@logovote/models';
 import { HttpError, derivedKey, hashIp, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { linksEmail } from '../links-email';
 import type { Mailer } from '../mailer';
@@ -37,10 +45,11 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
 
   router.post('/api/sessions/:sessionId/notify', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { email } = parseJsonBody(ctx, NotifyRequest);
-    const poll = await findActivePollOr404(ctx.params.sessionId, ['_id']);
+    const poll = await findActivePoll(ctx.params.sessionId, ['_id']);
+    if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
     // The private manage link (docs/closing.md) goes only to whoever holds the poll's creator token.
     const creatorToken = ctx.get(CREATOR_TOKEN_HEADER) || undefined;
-    if (creatorToken !== undefined) await requireCreatorToken(poll._id, creatorToken);
+    if (creatorToken !== undefined && !(await isCreatorTokenOf(poll._id, creatorToken))) throw new HttpError(403, CREATOR_TOKEN_REJECTED);
 
     const refusal = await claimEmail(
       {

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
-import { CREATOR_TOKEN_HEADER, SESSION_NOT_FOUND, type VotingStateChange } from '@logovote/contracts';
-import { PollModel, activePoll, deleteVotingState, findActivePollOr404, recordVotingState, requireCreatorToken } from '@logovote/models';
+import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, SESSION_NOT_FOUND, type VotingStateChange } from '@logovote/contracts';
+import { PollModel, activePoll, deleteVotingState, isCreatorTokenOf, recordVotingState } from '@logovote/models';
 import { HttpError, requireCsrf } from '@logovote/service-kit';
+import { activePollOr404 } from './requested-poll';
 
 /**
  * POST /api/sessions/{id}/close and /reopen (docs/closing.md): the creator stops and resumes voting.
@@ -16,8 +17,8 @@ export function closingRouter(csrfSecret: string): Router {
     ['reopen', false],
   ] as const) {
     router.post(`/${action}`, requireCsrf(csrfSecret), async (ctx) => {
-      const pollId = (await findActivePollOr404(ctx.params.sessionId, ['_id']))._id;
-      await requireCreatorToken(pollId, ctx.get(CREATOR_TOKEN_HEADER) || undefined);
+      const pollId = (await activePollOr404(ctx.params.sessionId, ['_id']))._id;
+      if (!(await isCreatorTokenOf(pollId, ctx.get(CREATOR_TOKEN_HEADER) || undefined))) throw new HttpError(403, CREATOR_TOKEN_REJECTED);
       const state = await recordVotingState(pollId, closed);
       // A deletion that began meanwhile has already removed the poll's state, or is about to: what this wrote
       // must not outlive the poll.

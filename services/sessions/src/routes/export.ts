@@ -2,9 +2,10 @@ import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify';
 import { rankLogos, resultsCsvFileName } from '@logovote/contracts';
-import { allReasons, findShownPollOr4xx, voteLedger } from '@logovote/models';
+import { allReasons, voteLedger } from '@logovote/models';
 import type { Logger } from '@logovote/service-kit';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
+import { shownPollOr4xx } from './requested-poll';
 
 /** The export's columns: a logo's row fills the first four, each reason's row the logo's and the last two. */
 const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date'];
@@ -27,7 +28,7 @@ export function exportRouter(logger: Logger): Router {
 
   router.get('/api/sessions/:sessionId/results.csv', async (ctx) => {
     // A hidden poll's export is refused like its other public reads (403, docs/moderation.md).
-    const poll = await findShownPollOr4xx(ctx.params.sessionId, ['logos']);
+    const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos']);
     const logos = logosWithCounts(poll.logos, await voteLedger.readCounts(poll._id));
     const ranked = rankLogos(logos, totalVotes(logos));
 

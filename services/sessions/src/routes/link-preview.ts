@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { LinkPreviewQuery } from '@logovote/contracts';
-import { findShownPollOr4xx } from '@logovote/models';
 import { parseInput, type ObjectStore } from '@logovote/service-kit';
 import { linkPreviewTags, pollPreviewImage } from '../polls/link-preview';
+import { shownPollOr4xx } from './requested-poll';
 
 export interface LinkPreviewRouteOptions {
   store: ObjectStore;
@@ -16,7 +16,7 @@ export interface LinkPreviewRouteOptions {
 const PREVIEW_CACHE_CONTROL = 'public, max-age=300';
 
 /** The poll a preview is asked for, unless it is hidden pending review: then none of its logos or question is shown (docs/moderation.md). */
-const previewedPoll = (sessionId: string | undefined) => findShownPollOr4xx(sessionId, ['logos', 'feedbackPrompt']);
+const previewedPoll = (sessionId: string | undefined) => shownPollOr4xx(sessionId, ['logos', 'feedbackPrompt']);
 
 /** Link previews (docs/sharing.md): GET /api/sessions/{id}/preview.png and GET /api/sessions/{id}/link-preview. */
 export function linkPreviewRouter({ store, publicOrigin }: LinkPreviewRouteOptions): Router {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { findShownPollOr4xx } from '@logovote/models';
 import type { LiveCountsHub } from '../live/live-counts';
+import { shownPollOr4xx } from './requested-poll';
 
 /** GET /api/sessions/{sessionId}/live: the poll's counts as server-sent events (docs/live-results.md). */
 export function liveRouter(hub: LiveCountsHub): Router {
@@ -8,7 +8,7 @@ export function liveRouter(hub: LiveCountsHub): Router {
 
   router.get('/api/sessions/:sessionId/live', async (ctx) => {
     // A missing poll is the usual JSON 404, a hidden one 403 (docs/moderation.md), before any event.
-    const poll = await findShownPollOr4xx(ctx.params.sessionId, ['logos']);
+    const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos']);
     ctx.status = 200;
     ctx.set({
       'Content-Type': 'text/event-stream; charset=utf-8',

@@ -17,15 +17,7 @@ import {
   voterLogoOrder,
 } from '@logovote/contracts';
 import { UploadRejected, multipartUpload, receivedUpload, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
-import {
-  PollModel,
-  activePoll,
-  findActivePollOr404,
-  hashCreatorToken,
-  newCreatorToken,
-  readModerationState,
-  readVotingState,
-} from '@logovote/models';
+import { PollModel, activePoll, hashCreatorToken, newCreatorToken, readModerationState, readVotingState } from '@logovote/models';
 import {
   HttpError,
   derivedKey,
@@ -43,6 +35,7 @@ import {
 import { STORAGE_FAILED, claimPollCreation, createPoll, type CheckedLogo, type CreationLimits } from '../polls/create-poll';
 import type { UploadRefusalRecorder } from '../polls/upload-refusals';
 import { logosWithCounts, sharedVoteCounts, totalVotes } from '../polls/vote-counts';
+import { activePollOr404 } from './requested-poll';
 
 export interface SessionsRouteOptions {
   store: ObjectStore;
@@ -156,7 +149,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
 
   router.get('/api/sessions/:sessionId', async (ctx) => {
     const { voter } = parseInput(SessionLookupQuery, ctx.query);
-    const poll = await findActivePollOr404(ctx.params.sessionId);
+    const poll = await activePollOr404(ctx.params.sessionId);
     const [counts, voting, moderation] = await Promise.all([
       voteCounts(poll._id),
       readVotingState(poll._id),
@@ -197,7 +190,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
 
   router.put('/api/sessions/:sessionId/plan', requireCsrf(csrfSecret), jsonBody(), async (ctx) => {
     const { paymentPlan } = parseJsonBody(ctx, SetPlanRequest);
-    const sessionId = (await findActivePollOr404(ctx.params.sessionId))._id;
+    const sessionId = (await activePollOr404(ctx.params.sessionId))._id;
     const result = await PollModel.updateOne(activePoll(sessionId), { $set: { paymentPlan, lastActivityAt: new Date() } });
     if (result.matchedCount === 0) throw new HttpError(404, SESSION_NOT_FOUND);
     const body: SetPlanResponse = { sessionId, paymentPlan };

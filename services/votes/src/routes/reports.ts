@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { REPORT_MESSAGES, ReportRequest, type ReportResponse } from '@logovote/contracts';
+import { REPORT_MESSAGES, ReportRequest, SESSION_NOT_FOUND, type ReportResponse } from '@logovote/contracts';
 import {
-  findActivePollOr404,
+  findActivePoll,
   hasReported,
   hideIfReportedEnough,
   insertReport,
@@ -39,7 +39,8 @@ export function reportsRouter(options: ReportsRouteOptions): Router {
   // (the keyed hash the votes service already stores for the per-address cap, never the address).
   router.post('/reports', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { category, note } = parseJsonBody(ctx, ReportRequest);
-    const poll = await findActivePollOr404(ctx.params.sessionId, ['_id']);
+    const poll = await findActivePoll(ctx.params.sessionId, ['_id']);
+    if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
     const ipHash = hashIp(options.ipHashSalt, ctx.ip);
     const { round } = await readModerationState(poll._id);
     const body: ReportResponse = { sessionId: poll._id, reported: true };

@@ -2,12 +2,13 @@ import Router from '@koa/router';
 import {
   FINGERPRINT_HEADER,
   VOTE_PROOF_HEADER,
+  SESSION_NOT_FOUND,
   VoteRequest,
   type MyVote,
   type ProofRequired,
   type VoteResponse,
 } from '@logovote/contracts';
-import { bindVoterCookie, currentVote, findActivePollOr404, voteChangeSignaller } from '@logovote/models';
+import { bindVoterCookie, currentVote, findActivePoll, voteChangeSignaller } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
 import { requireFingerprint } from '../fingerprint';
@@ -36,8 +37,12 @@ export interface VotesRouteOptions {
 }
 
 export const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
-/** The poll, if it may be voted on, with what voting needs of it. */
-export const findPoll = (sessionId: string | undefined) => findActivePollOr404(sessionId, ['logos', 'sharedNetwork']);
+/** The poll, if it may be voted on, with what voting needs of it; else the spec's 404. */
+export async function findPoll(sessionId: string | undefined) {
+  const poll = await findActivePoll(sessionId, ['logos', 'sharedNetwork']);
+  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+  return poll;
+}
 
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
 export function votesRouter(options: VotesRouteOptions): Router {
