@@ -143,8 +143,9 @@ describe('SVG renderer', () => {
 
   it('stops a drawing that runs past its time budget, and draws the next one in a new process', async () => {
     const renderer = new SvgRenderer(1500);
-    // Within the cost limits if they were raised, and seconds of librsvg's time.
-    const slow = nestedUseSvg(5);
+    // 13^5 (371,293) instances: within librsvg's own limit, and about twice the budget of its time on an idle
+    // machine (3 s here), more on a busy one.
+    const slow = nestedUseSvg(5, 13);
     await expect(renderer.fit({ svg: slow, side: 256 })).rejects.toBeInstanceOf(SvgRenderTimeout);
     const png = await renderer.fit({ svg: Buffer.from(doc('<rect width="64" height="64" fill="#36c"/>')), side: 128 });
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');

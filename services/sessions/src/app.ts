@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { UploadPipeline } from '@logovote/media-pipeline';
+import { DEFAULT_SVG_SETTINGS, type SvgSettings, type UploadPipeline } from '@logovote/media-pipeline';
 import { createServiceApp, mongoReadiness, objectStoreReadiness, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { requestLimits, type RequestLimits } from './config';
 import { LiveCountsHub } from './live/live-counts';
@@ -26,6 +26,8 @@ export interface SessionsDeps {
   refusals?: UploadRefusalRecorder;
   /** Poll creations per address, upload rate, proxies (the configuration's defaults when none are given). */
   limits?: RequestLimits;
+  /** The SVG cost limits link previews draw logos within, as uploads are checked (the defaults when not given). */
+  svg?: SvgSettings;
 }
 
 /**
@@ -50,7 +52,7 @@ export function buildApp(deps: SessionsDeps): Koa {
       adminLoginRouter(deps.csrfSecret),
       refusalsRouter(),
       exportRouter(deps.logger),
-      linkPreviewRouter(deps),
+      linkPreviewRouter({ ...deps, svg: deps.svg ?? DEFAULT_SVG_SETTINGS }),
     ],
     readiness: [mongoReadiness, objectStoreReadiness(deps.store)],
     trustedProxyHops: limits.trustedProxyHops,

@@ -48,6 +48,7 @@ bootService({
       liveCounts,
       refusals,
       limits: requestLimits(config),
+      svg: config,
     });
     return {
       app,

@@ -3,9 +3,10 @@ import sharp from 'sharp';
 import { DeletedPoll, PREVIEW_IMAGE_HEIGHT, PREVIEW_IMAGE_WIDTH, SESSION_NOT_FOUND, previewImagePath } from '@logovote/contracts';
 import { PollModel } from '@logovote/models';
 import { jpeg, png, svg, webp } from '../../../packages/media-pipeline/test/fixtures';
-import { objectNames } from '../../../tests/support/integration';
 import { previewObjectName } from '../src/polls/object-store';
-import { PUBLIC_ORIGIN, createdSession, sessionsTestbed } from './support';
+import { DEFAULT_SVG_SETTINGS, createUploadPipeline } from '@logovote/media-pipeline';
+import { objectNames } from '../../../tests/support/integration';
+import { PUBLIC_ORIGIN, createdSession, sessionsServer, sessionsTestbed } from './support';
 
 const bed = sessionsTestbed('link-preview');
 
@@ -114,6 +115,27 @@ describe('GET /api/sessions/{id}/preview.png', () => {
     const answer = await request(bed.server).get(`/api/sessions/${id}/preview.png`);
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ message: SESSION_NOT_FOUND });
+  });
+
+  it('draws SVG logos within the configured cost limits, as uploads are checked: raised limits let the preview draw what upload accepted', async () => {
+    const svg = { ...DEFAULT_SVG_SETTINGS, SVG_MAX_USES: DEFAULT_SVG_SETTINGS.SVG_MAX_USES * 2 };
+    const raised = sessionsServer(bed.store, createUploadPipeline({ moderation: bed.pipeline.moderation, svg }), undefined, svg);
+    try {
+      const uses = DEFAULT_SVG_SETTINGS.SVG_MAX_USES + 10;
+      const manyUses = Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><defs><rect id="d" width="1" height="1" fill="#236"/></defs>${Array.from(
+          { length: uses },
+          (_, index) => `<use href="#d" x="${index % 100}" y="${Math.floor(index / 100)}"/>`,
+        ).join('')}</svg>`,
+      );
+      const poll = await createdSession(raised, [['many.svg', manyUses]]);
+      // The default limits would refuse this logo: the preview follows the service's own.
+      const answer = await request(raised).get(previewImagePath(poll.sessionId));
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('image/png');
+    } finally {
+      await new Promise((resolve) => raised.close(resolve));
+    }
   });
 });
 

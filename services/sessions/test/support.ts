@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import type { CreatedSession } from '@logovote/contracts';
-import { NsfwjsModeration, createUploadPipeline, type UploadPipeline } from '@logovote/media-pipeline';
+import { NsfwjsModeration, createUploadPipeline, type SvgSettings, type UploadPipeline } from '@logovote/media-pipeline';
 import { insertFirstVotes, purgeVotesOfDeletedPolls } from '@logovote/models';
 import { connectMongo, disconnectMongo, runInBackground, type ObjectStore } from '@logovote/service-kit';
 import { testDatabaseUri, isolatedStore, removeBucket, silentLogger, TEST_CSRF_SECRET } from '../../../tests/support/integration';
@@ -18,7 +18,7 @@ export const realPipeline = (): UploadPipeline => createUploadPipeline({ moderat
 /** The configuration's limits, but creations: a test file creates its polls from one address. */
 const limits = { ...requestLimits(), creations: { perHour: 10_000, perDay: 10_000 } };
 
-export function sessionsServer(store: ObjectStore, pipeline: UploadPipeline, refusals?: UploadRefusalRecorder): Server {
+export function sessionsServer(store: ObjectStore, pipeline: UploadPipeline, refusals?: UploadRefusalRecorder, svg?: SvgSettings): Server {
   return buildApp({
     logger: silentLogger,
     store,
@@ -27,6 +27,7 @@ export function sessionsServer(store: ObjectStore, pipeline: UploadPipeline, ref
     publicOrigin: PUBLIC_ORIGIN,
     refusals,
     limits,
+    svg,
   }).listen(0, '127.0.0.1');
 }
 

@@ -8,7 +8,7 @@ import {
   previewImagePath,
   type LinkPreviewPage,
 } from '@logovote/contracts';
-import { DEFAULT_PREVIEW_TITLE, renderLinkPreview } from '@logovote/media-pipeline';
+import { DEFAULT_PREVIEW_TITLE, renderLinkPreview, type SvgSettings } from '@logovote/media-pipeline';
 import { PollModel, activePoll, type Poll } from '@logovote/models';
 import { HttpError, type ObjectStore } from '@logovote/service-kit';
 import escapeHtml from 'escape-html';
@@ -35,11 +35,11 @@ async function readLogo(store: ObjectStore, filename: string): Promise<Buffer> {
 }
 
 /** Makes and stores the poll's preview. Two first requests may both do it: each writes the same image, whole. */
-async function createPreview(store: ObjectStore, poll: PreviewedPoll): Promise<PreviewImage> {
+async function createPreview(store: ObjectStore, poll: PreviewedPoll, svg: SvgSettings): Promise<PreviewImage> {
   const logos = await Promise.all(
     poll.logos.map(async (logo) => ({ data: await readLogo(store, logo.filename), isSvg: logo.contentType === 'image/svg+xml' })),
   );
-  const image = await renderLinkPreview(logos, poll.feedbackPrompt ?? undefined);
+  const image = await renderLinkPreview(logos, poll.feedbackPrompt ?? undefined, svg);
   const name = previewObjectName(poll._id);
   const { etag } = await store.client.putObject(store.bucket, name, image, image.length, { 'Content-Type': 'image/png' });
   // A deletion that began meanwhile may have removed the objects before this one was written: remove it here,
@@ -53,14 +53,20 @@ async function createPreview(store: ObjectStore, poll: PreviewedPoll): Promise<P
 
 /**
  * The link preview image of an active poll: made on first use and kept in the object store until the poll is
- * deleted (deletePoll removes it with the logos). The caller has checked that the poll is active.
+ * deleted (deletePoll removes it with the logos). The caller has checked that the poll is active. SVG logos
+ * are drawn within the same cost limits as at upload (`svg`).
  */
-export async function pollPreviewImage(store: ObjectStore, poll: PreviewedPoll, withBody: boolean): Promise<PreviewImage> {
+export async function pollPreviewImage(
+  store: ObjectStore,
+  poll: PreviewedPoll,
+  withBody: boolean,
+  svg: SvgSettings,
+): Promise<PreviewImage> {
   const name = previewObjectName(poll._id);
   const stat = await store.client
     .statObject(store.bucket, name)
     .catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
-  if (!stat) return createPreview(store, poll);
+  if (!stat) return createPreview(store, poll, svg);
   const stored = { size: stat.size, etag: stat.etag, lastModified: stat.lastModified };
   if (!withBody) return { ...stored, body: Buffer.alloc(0) };
   const body = await store.client.getObject(store.bucket, name).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { LinkPreviewQuery } from '@logovote/contracts';
+import type { SvgSettings } from '@logovote/media-pipeline';
 import { parseInput, type ObjectStore } from '@logovote/service-kit';
 import { linkPreviewTags, pollPreviewImage } from '../polls/link-preview';
 import { shownPollOr4xx } from './requested-poll';
@@ -7,6 +8,8 @@ import { shownPollOr4xx } from './requested-poll';
 export interface LinkPreviewRouteOptions {
   store: ObjectStore;
   publicOrigin: string;
+  /** The SVG cost limits logos are drawn within. */
+  svg: SvgSettings;
 }
 
 /**
@@ -19,13 +22,13 @@ const PREVIEW_CACHE_CONTROL = 'public, max-age=300';
 const previewedPoll = (sessionId: string | undefined) => shownPollOr4xx(sessionId, ['logos', 'feedbackPrompt']);
 
 /** Link previews (docs/sharing.md): GET /api/sessions/{id}/preview.png and GET /api/sessions/{id}/link-preview. */
-export function linkPreviewRouter({ store, publicOrigin }: LinkPreviewRouteOptions): Router {
+export function linkPreviewRouter({ store, publicOrigin, svg }: LinkPreviewRouteOptions): Router {
   const router = new Router();
 
   // @koa/router answers HEAD with the GET route; HEAD does not open a stored image.
   router.get('/api/sessions/:sessionId/preview.png', async (ctx) => {
     const poll = await previewedPoll(ctx.params.sessionId);
-    const image = await pollPreviewImage(store, poll, ctx.method !== 'HEAD');
+    const image = await pollPreviewImage(store, poll, ctx.method !== 'HEAD', svg);
     ctx.status = 200;
     ctx.etag = image.etag;
     if (image.lastModified) ctx.lastModified = image.lastModified;
