@@ -156,7 +156,7 @@ export default function LandingPage(_props: LandingPageProps) {
               checked={sharedNetwork}
               onChange={setSharedNetwork}
               label="Most voters share one network (an office, a school, event Wi-Fi)"
-              hint="After a few votes from one internet connection, each further voter's device does a short check first. On, many more vote without it and the check stays shorter. Leave it off for a public poll."
+              hint="Many more people on one connection vote before their devices run a short check. Leave it off for public polls."
             />
             <div className="flex flex-col gap-2">
               <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
