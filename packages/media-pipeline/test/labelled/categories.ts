@@ -1,5 +1,5 @@
 // The labelled moderation set (docs/moderation.md): each category says what the whole moderation suite
-// should do with its images. scripts/moderation-eval.ts measures the suite on every category and
+// should do with its images. bench/moderation-eval.ts measures the suite on every category and
 // test/faces.test.ts holds the face check to it. A new category is one more entry in LABELLED_CATEGORIES.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -9,9 +9,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { insertFirstVotes, type FirstVote, voteLedger } from '@logovote/models';
-import { loopbackRange, metricValue, runK6, type K6Run } from './bench-k6';
-import type { BenchPoll } from './bench-polls';
-import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './bench-processes';
+import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
+import type { BenchPoll } from './polls';
+import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './processes';
 
 /** The voters of one flow batch: one address per VU, ITERATIONS / POLLS voters per address and poll. */
 export const FLOW_VUS = 40;

@@ -1,10 +1,10 @@
 /**
  * The bench's Lighthouse step: the four pages of one poll, on the empty store and again with 100 000 votes stored
- * (scripts/lib/bench-scale.ts calls it at both), each the median run of LIGHTHOUSE_RUNS.
+ * (bench/lib/scale.ts calls it at both), each the median run of LIGHTHOUSE_RUNS.
  */
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { machineBusySeconds } from './bench-processes';
+import { machineBusySeconds } from './processes';
 import { runLighthouse, type LighthouseSummary } from './lighthouse';
 
 export const LIGHTHOUSE_RUNS = 3;

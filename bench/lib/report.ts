@@ -1,12 +1,12 @@
 import { cpus } from 'node:os';
-import { metricValue, type K6Run } from './bench-k6';
-import { MOBILE_PROFILE, type PageLoad } from './bench-page-load';
-import type { RawUpsertResult, ReadCosts } from './bench-database';
-import { OFFICE_VOTERS, type PollKindResults, type ProofOfWorkResults } from './bench-proof-of-work';
-import { LIGHTHOUSE_RUNS, type LighthouseLevel } from './bench-lighthouse';
+import { metricValue, type K6Run } from './k6';
+import { MOBILE_PROFILE, type PageLoad } from './page-load';
+import type { RawUpsertResult, ReadCosts } from './database';
+import { OFFICE_VOTERS, type PollKindResults, type ProofOfWorkResults } from './proof-of-work';
+import { LIGHTHOUSE_RUNS, type LighthouseLevel } from './lighthouse-levels';
 import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseCategory, type LighthouseSummary } from './lighthouse';
-import { BULK_BATCH, FLOW_VUS, PROBED, SCALE_POLLS, probeMs, type ScaleResults } from './bench-scale';
-import type { LiveResults } from './bench-live';
+import { BULK_BATCH, FLOW_VUS, PROBED, SCALE_POLLS, probeMs, type ScaleResults } from './scale';
+import type { LiveResults } from './live';
 
 export interface StormStep {
   targetRate: number;
@@ -308,7 +308,7 @@ export function renderLighthouse(levels: LighthouseLevel[]): { budgetRows: strin
     .map(({ level, page }) => `\`${page.label}\` (${storeName(level)}): ${page.failedRuns.join(', ')}`);
   const section = `## Lighthouse
 
-Lighthouse ${first?.lighthouseVersion ?? 'n/a'} (\`scripts/lib/lighthouse.ts\`, \`npm run lighthouse\` for one stack) with its default
+Lighthouse ${first?.lighthouseVersion ?? 'n/a'} (\`bench/lib/lighthouse.ts\`, \`npm run lighthouse\` for one stack) with its default
 configuration: a mobile device, simulated throttling (150 ms RTT, 1.6 Mbps, 4x CPU slowdown), on Debian's Chromium ${chromium},
 headless, one Chromium at a time, with chrome-launcher's default flags and the address bar's suggestion popup switched off
 (Chromium 156 keeps it as a hidden page of its own, which runs script at every navigation on the same two cores as the
@@ -729,7 +729,7 @@ Written by \`${results.command}\` on ${results.date.slice(0, 10)}: ${fixed(resul
     results.buildSeconds > 1 ? `, ${fixed(results.buildSeconds)} s of it the build` : ' (build skipped)'
   }. Every figure comes from that one run: the stack on its embedded servers (FerretDB on PostgreSQL, MinIO, MailDev) with fresh
 data, every request through the gateway, each figure measured side by side with its reference. The file is
-rewritten by each run; the k6 scripts are in \`bench/k6\`, the orchestration in \`scripts/bench.ts\`.
+rewritten by each run; the k6 scripts are in \`bench/k6\`, the orchestration in \`bench/bench.ts\`.
 
 ## Machine
 
@@ -975,14 +975,14 @@ it moves the figures):
   follow-ups and stays in the graph; the remote's steps no longer wait for the libraries' nor the reverse. Of 22 runs
   on \`/vote/:id\` and \`/results/:id\` after both changes, none had an LCP over 1.19 s. React DOM's chunk and the
   remotes' entries are requested only after the largest paint, so the graph never counts their downloads against it.
-- **Measuring on a quiet machine** (\`scripts/lib/bench-lighthouse.ts\`): Lighthouse times the page's tasks for real and
+- **Measuring on a quiet machine** (\`bench/lib/lighthouse-levels.ts\`): Lighthouse times the page's tasks for real and
   multiplies them by 4, so the bench now waits for a second with under 15 % of the CPU busy before each set of runs
   and reports what it found. Even so, runs of the same page on an idle machine score 97 to 100 (\`/results/:id\` at 2
   votes, 5 runs: 100, 100, 100, 100, 97), moved by Chromium's own first task (committing the navigation takes 13 to
   62 ms unthrottled from run to run) and by which other tasks cross Lighthouse's 50 ms line after the 4x scaling.
   Lighthouse places that task's end after its simulated first paint, so a long commit alone counts up to 120 ms
   of Total Blocking Time.
-- **The address bar's popup switched off** (\`scripts/lib/lighthouse-runs.mjs\`): Chromium 156 runs the address bar's
+- **The address bar's popup switched off** (\`bench/lib/lighthouse-runs.mjs\`): Chromium 156 runs the address bar's
   suggestion popup as a WebUI page in a renderer of its own (\`chrome://omnibox-popup.top-chrome\`, in the DevTools target
   list even headless). Around each measured page's navigation commit it took 8 to 45 ms of CPU (Lighthouse traces on
   \`/vote/:id\`, the 170 ms from 20 ms before the commit), competing on two cores with the page's first tasks, whose

@@ -1,7 +1,7 @@
 // Runs Lighthouse on each page of a request read from stdin and prints one JSON summary per page (the figures
 // of its median run) on stdout; progress goes to stderr. Lighthouse 13 needs Node >= 22.19, the project runs on
 // Node 20: this file runs on `.tools/bin/lighthouse-node` (scripts/install-infra.sh --only lighthouse), and
-// scripts/lib/lighthouse.ts is the project's side of it. The request comes on stdin, not in the arguments,
+// bench/lib/lighthouse.ts is the project's side of it. The request comes on stdin, not in the arguments,
 // because it may carry the admin's credentials.
 //
 // Request: { chromePath, runs, pages: [{ label, url, basicAuth?: { username, password } }], reportDir? }

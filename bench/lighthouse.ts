@@ -1,6 +1,6 @@
 /**
  * `npm run lighthouse -- --base http://127.0.0.1:8080 --paths /,/vote/<id>,/results/<id>,/admin/polls --admin user:pass`:
- * Lighthouse, as `npm run bench` runs it (scripts/lib/lighthouse.ts), on the pages of a running stack (`npm start`),
+ * Lighthouse, as `npm run bench` runs it (bench/lib/lighthouse.ts), on the pages of a running stack (`npm start`),
  * one Chromium at a time, with a table of each page's median run. Options:
  *   --base URL        the gateway (default http://127.0.0.1:8080)
  *   --paths a,b,...   the pages (default /)

@@ -5,6 +5,8 @@
  * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is;
  * LOGOVOTE_BENCH_ONLY=pow does the same for the proof-of-work section, and LOGOVOTE_BENCH_ONLY=storm for the vote
  * storm and poll creation (on the store as the storm leaves it, not after the scale section's million votes).
+ * Every full run keeps its measurements in .run/bench/results.json; LOGOVOTE_BENCH_RENDER=<that file> writes the
+ * report again from them without measuring (for editing the report's template, bench/report.md).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,20 +16,20 @@ import { ensureInfraInstalled, repoRoot, stopAll, toolPath } from '@logovote/dev
 import { format, resolveConfig } from 'prettier';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser';
-import { runNpmScript } from './lib/build';
-import { loopbackRange, runK6, type K6Run } from './lib/bench-k6';
-import { measurePageLoad, MOBILE_PROFILE, type PageLoad } from './lib/bench-page-load';
-import { LIGHTHOUSE_RUNS, measureLighthouseLevel, type LighthouseLevel } from './lib/bench-lighthouse';
-import { measureProofOfWork, type ProofOfWorkResults } from './lib/bench-proof-of-work';
-import { findPid, residentBytes, type WatchedProcess } from './lib/bench-processes';
-import { measureReadCosts } from './lib/bench-database';
-import { createPolls } from './lib/bench-polls';
-import { runLiveSection } from './lib/bench-live';
-import { renderLive, renderProofOfWork, renderReport, renderStorm, type BenchResults } from './lib/bench-report';
-import { measureCreation, runVoteStorm } from './lib/bench-storm';
-import { SCALE_POLLS, runScaleSection } from './lib/bench-scale';
-import { startStaticNginx } from './lib/bench-static-nginx';
-import { SERVICES, freePorts, startStack, type StackPorts } from './lib/stack';
+import { runNpmScript } from '../scripts/lib/build';
+import { loopbackRange, runK6, type K6Run } from './lib/k6';
+import { measurePageLoad, MOBILE_PROFILE, type PageLoad } from './lib/page-load';
+import { LIGHTHOUSE_RUNS, measureLighthouseLevel, type LighthouseLevel } from './lib/lighthouse-levels';
+import { measureProofOfWork, type ProofOfWorkResults } from './lib/proof-of-work';
+import { findPid, residentBytes, type WatchedProcess } from './lib/processes';
+import { measureReadCosts } from './lib/database';
+import { createPolls } from './lib/polls';
+import { runLiveSection } from './lib/live';
+import { renderLive, renderProofOfWork, renderReport, renderStorm, type BenchResults } from './lib/report';
+import { measureCreation, runVoteStorm } from './lib/storm';
+import { SCALE_POLLS, runScaleSection } from './lib/scale';
+import { startStaticNginx } from './lib/static-nginx';
+import { SERVICES, freePorts, startStack, type StackPorts } from '../scripts/lib/stack';
 
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -86,12 +88,24 @@ function refuseIfAnotherBenchRuns(benchDir: string): void {
     } catch {
       // gone: a folder left by a bench that failed
     }
-    if (!commandLine.includes('scripts/bench.ts')) continue;
+    if (!commandLine.includes('bench/bench.ts')) continue;
     throw new Error(`another bench is running (pid ${pid}, ${join(benchDir, entry)}): one at a time`);
   }
 }
 
+/** Where the report goes, formatted as the repository formats Markdown (its tables aligned), so the lint accepts it as written. */
+async function writeReport(results: BenchResults): Promise<string> {
+  const reportPath = join(repoRoot, 'docs', 'performance.md');
+  writeFileSync(reportPath, await format(renderReport(results), { ...(await resolveConfig(reportPath)), filepath: reportPath }));
+  return reportPath;
+}
+
 async function main(): Promise<void> {
+  const savedResults = process.env.LOGOVOTE_BENCH_RENDER;
+  if (savedResults) {
+    log(`report written to ${await writeReport(JSON.parse(readFileSync(savedResults, 'utf8')) as BenchResults)} from ${savedResults}`);
+    return;
+  }
   const started = Date.now();
   refuseIfAnotherBenchRuns(join(repoRoot, '.run', 'bench'));
   const loadAtStart = loadavg();
@@ -292,10 +306,9 @@ async function main(): Promise<void> {
       scale,
       live: liveSection,
     };
-    const reportPath = join(repoRoot, 'docs', 'performance.md');
-    // Formatted as the repository formats Markdown (its tables aligned), so the lint accepts it as written.
-    writeFileSync(reportPath, await format(renderReport(results), { ...(await resolveConfig(reportPath)), filepath: reportPath }));
-    log(`report written to ${reportPath} (${results.durationSeconds.toFixed(0)} s)`);
+    const resultsPath = join(repoRoot, '.run', 'bench', 'results.json');
+    writeFileSync(resultsPath, `${JSON.stringify(results)}\n`);
+    log(`report written to ${await writeReport(results)} (${results.durationSeconds.toFixed(0)} s); its measurements in ${resultsPath}`);
     succeeded = true;
   } finally {
     clearInterval(loadTimer);

@@ -4,7 +4,7 @@
 //
 //   mkdir /tmp/svgset && cd /tmp/svgset && npm install --ignore-scripts simple-icons@16.37.0 \
 //     @iconify-json/logos@1.2.19 devicon@2.17.0 flag-icons@7.5.0
-//   npx tsx scripts/moderation/svg-costs.ts /tmp/svgset/node_modules/simple-icons/icons \
+//   npx tsx bench/moderation/svg-costs.ts /tmp/svgset/node_modules/simple-icons/icons \
 //     /tmp/svgset/node_modules/@iconify-json/logos/icons.json /tmp/svgset/node_modules/devicon/icons \
 //     /tmp/svgset/node_modules/flag-icons/flags packages/media-pipeline/test/labelled tests/fixtures
 import { readFileSync, readdirSync, statSync } from 'node:fs';

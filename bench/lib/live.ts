@@ -12,8 +12,8 @@ import { performance } from 'node:perf_hooks';
 import type { LiveCounts } from '@logovote/contracts';
 import { POSTGRES_DATABASE, postgresEnv, toolPath } from '@logovote/devstack';
 import { openEventStream, type EventStream } from '../../tests/support/event-stream';
-import type { BenchPoll } from './bench-polls';
-import { openFiles, residentBytes, type WatchedProcess } from './bench-processes';
+import type { BenchPoll } from './polls';
+import { openFiles, residentBytes, type WatchedProcess } from './processes';
 
 export const LIVE_VIEWERS = 1_000;
 /** Viewers per client address: under the gateway's per-address cap (LIVE_STREAMS_PER_ADDRESS). */

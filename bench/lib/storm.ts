@@ -6,12 +6,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_LOGO_BYTES } from '@logovote/contracts';
-import { loopbackRange, metricValue, runK6, type K6Run } from './bench-k6';
-import { measureRawUpsertRate, removeRawUpserts, type RawUpsertResult } from './bench-database';
-import { writeLargeLogos } from './bench-fixtures';
-import { createPolls, type BenchPoll } from './bench-polls';
-import { sampleMemory, type MemorySampler, type WatchedProcess } from './bench-processes';
-import type { StormStep } from './bench-report';
+import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
+import { measureRawUpsertRate, removeRawUpserts, type RawUpsertResult } from './database';
+import { writeLargeLogos } from './fixtures';
+import { createPolls, type BenchPoll } from './polls';
+import { sampleMemory, type MemorySampler, type WatchedProcess } from './processes';
+import type { StormStep } from './report';
 
 /** The vote storm's steps, as shares of the raw upsert rate; the budget is 0.5. */
 const STORM_STEPS = [0.05, 0.1, 0.15, 0.2, 0.35, 0.5, 0.65, 0.8, 1, 1.2];

@@ -4,7 +4,7 @@
 //
 //   pip download --no-deps --only-binary=:all: -d /tmp/labelled matplotlib==3.10.9 scikit-image==0.26.0
 //   npm pack --pack-destination /tmp/labelled @iconify-json/twemoji@1.2.5
-//   npx tsx scripts/moderation/make-labelled-set.ts /tmp/labelled
+//   npx tsx bench/moderation/make-labelled-set.ts /tmp/labelled
 import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

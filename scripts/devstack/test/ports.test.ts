@@ -19,7 +19,7 @@ async function takePorts(count: number): Promise<number[]> {
 /** Another process on this machine taking `count` ports; it holds them until `release`. */
 function otherProcessTaking(count: number): { ports: Promise<number[]>; release: () => Promise<void> } {
   const script = `
-    const { findFreePort } = require(${JSON.stringify(join(repoRoot, 'packages/devstack/src/ports.ts'))});
+    const { findFreePort } = require(${JSON.stringify(join(repoRoot, 'scripts/devstack/src/ports.ts'))});
     void (async () => {
       const ports = [];
       for (let i = 0; i < ${count}; i++) ports.push(await findFreePort());

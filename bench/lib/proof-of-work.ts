@@ -18,7 +18,7 @@ import { PROOF_REQUIRED, attemptsAt, proofOfWork } from '../../services/votes/sr
 import type { AddressPolicy } from '../../services/votes/src/routes/votes';
 import { solveVoteChallenge } from '../../tests/support/proof-of-work';
 import { call, targetOf, type Target } from '../../tests/hostile/support/http';
-import { MOBILE_PROFILE } from './bench-page-load';
+import { MOBILE_PROFILE } from './page-load';
 
 /** The voters of one address whose costs are measured: an office of 200. */
 export const OFFICE_VOTERS = 200;

@@ -1,7 +1,7 @@
 /**
  * Lighthouse (13.5.0, its default mobile config: simulated throttling at 150 ms RTT, 1.6 Mbps and a 4x slower CPU) on
  * Debian's Chromium, the median of a few runs per page by Lighthouse's own `computeMedianRun`. Lighthouse needs Node 22,
- * which scripts/install-infra.sh installs beside it: this module runs scripts/lib/lighthouse-runs.mjs on that Node.
+ * which scripts/install-infra.sh installs beside it: this module runs bench/lib/lighthouse-runs.mjs on that Node.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -44,7 +44,7 @@ export interface LighthouseSummary {
 /** Runs Lighthouse `runs` times on each page, one Chromium at a time, and resolves with each page's median run. */
 export function runLighthouse(options: { pages: LighthousePage[]; runs: number; reportDir?: string }): Promise<LighthouseSummary[]> {
   const request = { chromePath: toolPath('chromium'), ...options };
-  const child = spawn(toolPath('lighthouse-node'), [join(repoRoot, 'scripts', 'lib', 'lighthouse-runs.mjs')], {
+  const child = spawn(toolPath('lighthouse-node'), [join(repoRoot, 'bench', 'lib', 'lighthouse-runs.mjs')], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let stdout = '';
