@@ -5,8 +5,9 @@
  * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is;
  * LOGOVOTE_BENCH_ONLY=pow does the same for the proof-of-work section, and LOGOVOTE_BENCH_ONLY=storm for the vote
  * storm and poll creation (on the store as the storm leaves it, not after the scale section's million votes).
+ * The report's prose is in bench/report (Markdown templates that bench/lib/report.ts fills with the figures).
  * Every full run keeps its measurements in .run/bench/results.json; LOGOVOTE_BENCH_RENDER=<that file> writes the
- * report again from them without measuring (for editing the report's template, bench/report.md).
+ * report again from them without measuring (for editing those templates).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
     if (process.env.LOGOVOTE_BENCH_ONLY === 'live') {
       const { polls, csrfCookie } = await createPolls(gateway, 1);
       const live = renderLive(await runLiveSection({ gateway, postgresPort: ports.postgres, poll: polls[0]!, csrfCookie, processes, log }));
-      process.stdout.write(`${live.budgetRows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n\n${live.section}`);
+      process.stdout.write(`${live.budgetRows.join('\n')}\n\n${live.section}`);
       succeeded = true;
       return;
     }
@@ -159,9 +160,7 @@ async function main(): Promise<void> {
       const browser = await launchBrowser();
       try {
         const pow = renderProofOfWork(await measureProofOfWork(proofOfWorkOptions(browser, stack.secrets.ipHashSalt)));
-        process.stdout.write(
-          `${pow.budgetRows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n\n${pow.section}\n${pow.misses.join('\n\n')}\n`,
-        );
+        process.stdout.write(`${pow.budgetRows.join('\n')}\n\n${pow.section}\n${pow.misses.join('\n\n')}\n`);
       } finally {
         await browser.close();
       }
@@ -172,7 +171,7 @@ async function main(): Promise<void> {
       const stormResults = await runVoteStorm({ gateway, mongoUri: stack.mongoUri, runDir, outDir, processes, log });
       log('poll creation with four large logos');
       const storm = renderStorm({ ...stormResults, creation: await measureCreation(gateway, runDir, outDir) });
-      process.stdout.write(`${storm.budgetRows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n\n${storm.section}`);
+      process.stdout.write(`${storm.budgetRows.join('\n')}\n\n${storm.section}`);
       succeeded = true;
       return;
     }
