@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { insertFirstVotes, type FirstVote, voteLedger } from '@logovote/models';
+import { countPendingVotes, insertFirstVotes, type FirstVote } from '@logovote/models';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
 import type { BenchPoll } from './polls';
 import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './processes';
@@ -145,7 +145,7 @@ async function foldersCaughtUp(mongoUri: string): Promise<number> {
   try {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const pending = await voteLedger.LedgerModel.countDocuments({ pending: true });
+      const pending = await countPendingVotes();
       if (pending === 0 || Date.now() > deadline) return pending;
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
