@@ -1,4 +1,4 @@
-import { VoteModel, voteId, voteLedger } from '@logovote/models';
+import { VoterSeatModel, voteId, voteLedger } from '@logovote/models';
 
 export interface RawUpsertResult {
   /** Upserts acknowledged per second. */
@@ -28,10 +28,10 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 /** A connection of its own to the stack's database, closed after `use`. */
-async function withVotes<T>(mongoUri: string, use: (votes: typeof VoteModel) => Promise<T>): Promise<T> {
-  const connection = VoteModel.db.base.createConnection(mongoUri);
+async function withVotes<T>(mongoUri: string, use: (votes: typeof VoterSeatModel) => Promise<T>): Promise<T> {
+  const connection = VoterSeatModel.db.base.createConnection(mongoUri);
   try {
-    return await use(connection.model(VoteModel.modelName, VoteModel.schema));
+    return await use(connection.model(VoterSeatModel.modelName, VoterSeatModel.schema));
   } finally {
     await connection.close();
   }
@@ -126,21 +126,21 @@ async function medianMs(run: () => Promise<unknown>, times = 5): Promise<number>
  * per-logo counts every session view makes.
  */
 export async function measureReadCosts(mongoUri: string, pollId: string): Promise<ReadCosts> {
-  const connection = VoteModel.db;
+  const connection = VoterSeatModel.db;
   await connection.openUri(mongoUri);
   try {
-    const sample = await VoteModel.findOne({ pollId }).lean();
+    const sample = await VoterSeatModel.findOne({ pollId }).lean();
     if (!sample) throw new Error(`poll ${pollId} has no votes`);
-    const explained = (await VoteModel.find({ _id: sample._id }).explain()) as {
+    const explained = (await VoterSeatModel.find({ _id: sample._id }).explain()) as {
       queryPlanner?: { Plan?: unknown; winningPlan?: unknown };
     };
     // FerretDB names PostgreSQL's plan (lines or PostgreSQL's own JSON), MongoDB its winning plan.
     const plan = explained.queryPlanner?.Plan ?? explained.queryPlanner?.winningPlan ?? explained;
     return {
       lookupPlan: Array.isArray(plan) && plan.every((line) => typeof line === 'string') ? plan.join('; ') : JSON.stringify(plan),
-      votes: await VoteModel.estimatedDocumentCount(),
-      findByIdMs: await medianMs(() => VoteModel.findById(sample._id, { logoId: 1 }).lean()),
-      seatsMs: await medianMs(() => VoteModel.find({ pollId, ipHash: sample.ipHash }, { ipSlot: 1, _id: 0 }).lean()),
+      votes: await VoterSeatModel.estimatedDocumentCount(),
+      findByIdMs: await medianMs(() => VoterSeatModel.findById(sample._id, { ipSlot: 1 }).lean()),
+      seatsMs: await medianMs(() => VoterSeatModel.find({ pollId, ipHash: sample.ipHash }, { ipSlot: 1, _id: 0 }).lean()),
       countsMs: await medianMs(() => voteLedger.readCounts(pollId)),
     };
   } finally {

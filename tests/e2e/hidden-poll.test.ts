@@ -4,7 +4,7 @@
  * pages opened afterwards show the notice, load no logo and offer no QR code. Screenshots:
  * test-results/screenshots/hidden-poll-*.png.
  */
-import { hideIfReportedEnough, insertReport, readModerationState } from '@logovote/models';
+import { hideIfReportedEnough, insertReport, readPollStatus } from '@logovote/models';
 import type { Page } from 'playwright-core';
 import { connectStackDatabase, deleteAdminPoll, disconnectStackDatabase } from '../support/admin';
 import { createPoll, visitPollScreen } from '../support/polls';
@@ -30,7 +30,7 @@ function logoRequests(page: Page): string[] {
 
 /** Hides the poll as the votes service does at the threshold: reports from distinct addresses, then the hide. */
 async function hide(pollId: string): Promise<void> {
-  const { round } = await readModerationState(pollId);
+  const { round } = await readPollStatus(pollId);
   for (let index = 0; index < TO_HIDE; index++) {
     await insertReport({ pollId, round, ipHash: `e2e-hidden-poll-${pollId}-${index}`, category: 'misleading' });
   }

@@ -1,5 +1,5 @@
 import { POLL_HIDDEN, type ReportedPollList } from '@logovote/contracts';
-import { insertReport, readModerationState } from '@logovote/models';
+import { insertReport, readPollStatus } from '@logovote/models';
 import type { Page } from 'playwright-core';
 import { adminAuthorization, adminCredentials, connectStackDatabase, disconnectStackDatabase } from '../support/admin';
 import { apiVoter, createPoll, visitPollScreen } from '../support/polls';
@@ -34,7 +34,7 @@ describe('reporting a poll', () => {
     const poll = await createPoll({ feedbackPrompt: 'Which one for our bakery?' });
     // Reports from other network addresses (the browser's all come from the gateway's one), stored by the votes
     // service's own data-access code: one short of the threshold.
-    const { round } = await readModerationState(poll.sessionId);
+    const { round } = await readPollStatus(poll.sessionId);
     for (let index = 1; index < TO_HIDE; index++) {
       await insertReport({
         pollId: poll.sessionId,
@@ -79,7 +79,7 @@ describe('reporting a poll', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // Hidden: the session says so, votes are refused, and no page shows the poll's logos.
-    expect((await readModerationState(poll.sessionId)).hidden).toBe(true);
+    expect((await readPollStatus(poll.sessionId)).hidden).toBe(true);
     const refused = await (await apiVoter(poll.sessionId)).vote(poll.logos[0]!.id);
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({ message: POLL_HIDDEN });
@@ -129,7 +129,7 @@ describe('reporting a poll', () => {
     }
 
     // Restored: voting is back, and the reports before the review no longer count.
-    expect(await readModerationState(poll.sessionId)).toMatchObject({ round: round + 1, hidden: false });
+    expect(await readPollStatus(poll.sessionId)).toMatchObject({ round: round + 1, hidden: false });
     expect((await reportedPolls()).map((item) => item.pollId)).not.toContain(poll.sessionId);
     await openVoting(phone, poll.sessionId);
     await phone.getByTestId('vote-button').waitFor();
@@ -139,7 +139,7 @@ describe('reporting a poll', () => {
 
   it("the admin deletes a hidden poll from 'Reported polls': asked first, then gone with its reports", async () => {
     const poll = await createPoll({ feedbackPrompt: 'Delete me from the reported list' });
-    const { round } = await readModerationState(poll.sessionId);
+    const { round } = await readPollStatus(poll.sessionId);
     // Other addresses' reports one short of the threshold, then this one's through the gateway, which hides it.
     for (let index = 1; index < TO_HIDE; index++) {
       await insertReport({ pollId: poll.sessionId, round, ipHash: `e2e-delete-${poll.sessionId}-${index}`, category: 'misleading' });

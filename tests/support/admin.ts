@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { AdminPollList, CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { PollModel, VoteModel, insertFirstVotes, listPoll, recordLogoFiles, recordNotifyActivity } from '@logovote/models';
+import { PollModel, VoterSeatModel, insertFirstVotes, listPoll, recordLogoFiles, recordNotifyActivity } from '@logovote/models';
 import { connectMongo, createObjectStore, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { silentLogger, storeSettings } from './integration';
 import { testStack } from './stack-env';
@@ -154,5 +154,5 @@ export async function writePollToDatabase(
 
 /** How many vote rows a poll still has. */
 export function countVotes(pollId: string): Promise<number> {
-  return VoteModel.countDocuments({ pollId });
+  return VoterSeatModel.countDocuments({ pollId });
 }

@@ -1,5 +1,5 @@
 import { Schema, model } from 'mongoose';
-import { isDuplicateKey } from './tally-ledger';
+import { isDuplicateKey } from './store/claim-once';
 
 /**
  * What the notify service knows of a poll's creator: the address the links last went to, and when

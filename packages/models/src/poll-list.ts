@@ -1,6 +1,7 @@
 import { Schema, model } from 'mongoose';
 import { PollModel, activePoll, type Poll } from './poll';
-import { isDuplicateKey, tallyLedger } from './tally-ledger';
+import { claimOnce } from './store/claim-once';
+import { exactTally } from './store/tally';
 
 /**
  * The admin list of polls, newest first, read a page at a time with equality lookups only: FerretDB
@@ -16,8 +17,7 @@ import { isDuplicateKey, tallyLedger } from './tally-ledger';
  * one indexed existence check, from the largest down: however many polls were deleted, the first page
  * is full whenever enough polls exist.
  *
- * The number of polls is an exact tally (./tally-ledger): +1 when a poll is listed, -1 when it is
- * deleted. The sessions service writes all of it.
+ * The number of polls is an exact tally (./store/tally): each poll a member, counted while 'listed'. The sessions service writes all of it.
  */
 const LIST_PAGE_SIZE = 20;
 const LIST_PAGES_PER_BLOCK = 20;
@@ -69,15 +69,11 @@ const liveEntry = (seq: number, pollId: string) => ({
 
 /** Enters a listed number in the live list (repeatable). */
 async function enterLive(seq: number, pollId: string): Promise<void> {
-  try {
-    await LivePollListModel.create(liveEntry(seq, pollId));
-  } catch (error: unknown) {
-    if (!isDuplicateKey(error)) throw error;
-  }
+  await claimOnce(LivePollListModel, liveEntry(seq, pollId));
 }
 
 /** The number of listed polls: one member per poll, counted while its value is LISTED (the sessions service folds it). */
-export const pollCountLedger = tallyLedger({ entries: 'poll_ledger', tallies: 'poll_tallies', model: 'PollCount' });
+export const pollCount = exactTally({ revisions: 'poll_ledger', steps: 'poll_tallies', model: 'PollCount' });
 /** The tally every listed poll counts in, and the value it counts as. */
 const ALL_POLLS = 'polls';
 const LISTED = 'listed';
@@ -109,34 +105,30 @@ async function firstFreeNumber(): Promise<number> {
 
 /** Lists a new poll (before it turns active: an entry whose poll never does is skipped). */
 export async function listPoll(pollId: string): Promise<void> {
-  const counted = await pollCountLedger.head(pollId);
+  const counted = await pollCount.head(pollId);
   if (counted.value !== LISTED)
-    await pollCountLedger.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: counted.value, to: LISTED });
+    await pollCount.append({ tally: ALL_POLLS, member: pollId, rev: counted.rev + 1, from: counted.value, to: LISTED });
   for (;;) {
     const seq = await firstFreeNumber();
-    try {
-      await PollListModel.create({ _id: seq, page: pageOf(seq), pollId });
-      knownTaken = Math.max(knownTaken, seq);
+    const claimed = await claimOnce(PollListModel, { _id: seq, page: pageOf(seq), pollId });
+    knownTaken = Math.max(knownTaken, seq);
+    if (claimed) {
       await enterLive(seq, pollId);
       return;
-    } catch (error: unknown) {
-      if (!isDuplicateKey(error)) throw error;
-      knownTaken = Math.max(knownTaken, seq);
     }
   }
 }
 
 /** Takes a deleted poll out of the count (repeatable: a second call finds it out already). */
 export async function unlistPoll(pollId: string): Promise<void> {
-  const counted = await pollCountLedger.head(pollId);
-  if (counted.value === LISTED)
-    await pollCountLedger.append({ pollId: ALL_POLLS, voteId: pollId, rev: counted.rev + 1, from: LISTED, to: null });
+  const counted = await pollCount.head(pollId);
+  if (counted.value === LISTED) await pollCount.append({ tally: ALL_POLLS, member: pollId, rev: counted.rev + 1, from: LISTED, to: null });
   await LivePollListModel.deleteMany({ pollId });
 }
 
 /** How many polls are listed (created and not deleted). */
 export async function countListedPolls(): Promise<number> {
-  return (await pollCountLedger.readCounts(ALL_POLLS)).get(LISTED) ?? 0;
+  return (await pollCount.readCounts(ALL_POLLS)).get(LISTED) ?? 0;
 }
 
 /** Pages read at most for one request: a run of polls being created or deleted ends a page early, with a cursor to go on. */

@@ -1,7 +1,7 @@
 import { Schema, model } from 'mongoose';
 import { PollModel, activePoll, findActivePoll, type Poll } from './poll';
-import { readModerationState } from './poll-report';
-import { isDuplicateKey } from './tally-ledger';
+import { readPollStatus } from './poll-status';
+import { claimOnce } from './store/claim-once';
 
 /**
  * Which poll each stored logo image belongs to, keyed by its file name (docs/moderation.md): the media
@@ -22,13 +22,7 @@ export const LogoFileModel = model('LogoFile', logoFileSchema);
 
 /** Records a poll's logo file names (repeatable: a name recorded already is kept as it is). */
 export async function recordLogoFiles(pollId: string, filenames: string[]): Promise<void> {
-  await Promise.all(
-    filenames.map((filename) =>
-      LogoFileModel.create({ _id: filename, pollId }).catch((error: unknown) => {
-        if (!isDuplicateKey(error)) throw error;
-      }),
-    ),
-  );
+  await Promise.all(filenames.map((filename) => claimOnce(LogoFileModel, { _id: filename, pollId })));
 }
 
 /** The poll a logo file belongs to, or null for a name no poll has (one key lookup). */
@@ -46,8 +40,8 @@ export async function deleteLogoFiles(pollId: string): Promise<void> {
  * hidden pending review. Two equality lookups, run together.
  */
 export async function isPollShown(pollId: string): Promise<boolean> {
-  const [active, moderation] = await Promise.all([PollModel.exists(activePoll(pollId)), readModerationState(pollId)]);
-  return active !== null && !moderation.hidden;
+  const [active, status] = await Promise.all([PollModel.exists(activePoll(pollId)), readPollStatus(pollId)]);
+  return active !== null && !status.hidden;
 }
 
 /**
@@ -60,6 +54,6 @@ export async function findShownPoll<Fields extends keyof Poll>(
 ): Promise<{ poll: Pick<Poll, Fields | '_id'> } | { refused: 'not-found' | 'hidden' }> {
   const poll = await findActivePoll(sessionId, fields);
   if (!poll) return { refused: 'not-found' };
-  if ((await readModerationState(poll._id)).hidden) return { refused: 'hidden' };
+  if ((await readPollStatus(poll._id)).hidden) return { refused: 'hidden' };
   return { poll };
 }

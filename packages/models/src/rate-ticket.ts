@@ -1,34 +1,32 @@
-import { Schema, model } from 'mongoose';
-import { isDuplicateKey } from './tally-ledger';
+import { timeBucketedLog } from './store/time-bucketed-log';
 
 /**
  * Rate limits that hold exactly under concurrency (FerretDB loses concurrent `$inc`s, so a counter
  * document would not): each allowed action of a subject (an address's poll creations, the e-mails one
- * recipient gets...) takes the next ticket of the subject's bucket, `<bucket>#<n>`, with a unique insert.
- * Ticket n is allowed only if ticket n - limit was taken a whole window ago (or is gone, swept as
- * expired): then at most `limit` tickets fall in any window, as a sliding window, whatever races. Two
- * requests that race for the same ticket cannot both get it; the loser reads the bucket again.
+ * recipient gets...) claims the next ticket of the subject, `<subject>#<n>`, once. Ticket n is allowed
+ * only if ticket n - limit was taken a whole window ago (or is gone, swept as expired): then at most
+ * `limit` tickets fall in any window, as a sliding window, whatever races. Two requests that race for
+ * the same ticket cannot both get it; the loser reads the subject's tickets again.
  *
- * Read with equality lookups alone (all FerretDB 1.24 sends to PostgreSQL): a bucket's tickets by
- * `bucket`, expired tickets by the UTC day they stop limiting anything (`expiresOn`). FerretDB refuses
- * TTL indexes, so a sweep (the sessions service's, for every bucket) deletes whole days past.
+ * A subject's tickets are one equality lookup on `subject`. Tickets form a time-bucketed log
+ * (./store/time-bucketed-log) by the UTC day their longest window ends, so a sweep drops whole days.
  */
-const rateTicketSchema = new Schema(
-  {
-    /** `<bucket>#<n>`: the unique key that decides races. */
-    _id: { type: String, required: true },
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const tickets = timeBucketedLog<{ subject: string; n: number; takenAt: Date }>({
+  name: 'rate-tickets',
+  collection: 'rate_tickets',
+  model: 'RateTicket',
+  fields: {
     /** What is limited and whose: `<limit name>:<subject>`, the subject a keyed hash or a poll id. */
-    bucket: { type: String, required: true },
+    subject: { type: String, required: true },
     n: { type: Number, required: true },
-    at: { type: Date, required: true },
-    /** The UTC day (`2026-11-25`) on which the ticket's longest window ends. */
-    expiresOn: { type: String, required: true },
+    takenAt: { type: Date, required: true },
   },
-  { collection: 'rate_tickets', versionKey: false },
-);
-rateTicketSchema.index({ bucket: 1 });
-rateTicketSchema.index({ expiresOn: 1 });
-export const RateTicketModel = model('RateTicket', rateTicketSchema);
+  indexed: ['subject'],
+  spansMs: [DAY_MS],
+});
+export const RateTicketModel = tickets.RecordModel;
 
 export interface RateWindow {
   /** Actions allowed in any window of `windowMs`. */
@@ -41,20 +39,18 @@ export type RateClaim =
   /** `window` is the window that frees a ticket last; `retryAfterSeconds` is when it does. */
   | { allowed: false; window: RateWindow; retryAfterSeconds: number };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 /**
- * Takes the next ticket of `bucket` if every window allows it; otherwise says which window refuses, and
+ * Takes the next ticket of `subject` if every window allows it; otherwise says which window refuses, and
  * in how many seconds it frees a ticket. Ends: each retry means another request took a ticket.
+ * `clock` gives the time (tests take tickets in the past).
  */
-export async function claimRateTicket(bucket: string, windows: readonly RateWindow[]): Promise<RateClaim> {
+export async function claimRateTicket(subject: string, windows: readonly RateWindow[], clock: () => number = Date.now): Promise<RateClaim> {
   const longestMs = Math.max(...windows.map((window) => window.windowMs));
   for (;;) {
-    const tickets = await RateTicketModel.find({ bucket }, { n: 1, at: 1, _id: 0 }).lean();
-    const now = Date.now();
-    const takenAt = new Map(tickets.map((ticket) => [ticket.n, ticket.at.getTime()]));
-    const next = tickets.reduce((highest, ticket) => Math.max(highest, ticket.n), -1) + 1;
+    const taken = await RateTicketModel.find({ subject }, { n: 1, takenAt: 1, _id: 0 }).lean<{ n: number; takenAt: Date }[]>();
+    const now = clock();
+    const takenAt = new Map(taken.map((ticket) => [ticket.n, ticket.takenAt.getTime()]));
+    const next = taken.reduce((highest, ticket) => Math.max(highest, ticket.n), -1) + 1;
     let refusal: Extract<RateClaim, { allowed: false }> | undefined;
     for (const window of windows) {
       const freedAt = (takenAt.get(next - window.limit) ?? -Infinity) + window.windowMs;
@@ -63,28 +59,18 @@ export async function claimRateTicket(bucket: string, windows: readonly RateWind
         refusal = { allowed: false, window, retryAfterSeconds };
     }
     if (refusal) return refusal;
-    try {
-      await RateTicketModel.create({ _id: `${bucket}#${next}`, bucket, n: next, at: new Date(now), expiresOn: utcDay(now + longestMs) });
+    // Logged at the moment its longest window ends: the sweep drops it with that day.
+    if (await tickets.append(`${subject}#${next}`, { subject, n: next, takenAt: new Date(now) }, new Date(now + longestMs)))
       return { allowed: true };
-    } catch (error: unknown) {
-      if (!isDuplicateKey(error)) throw error;
-    }
   }
 }
 
-/** Removes every ticket of a bucket (its subject is deleted: a poll). */
-export async function removeRateTickets(bucket: string): Promise<void> {
-  await RateTicketModel.deleteMany({ bucket });
+/** Removes every ticket of a subject (it is deleted: a poll). */
+export async function removeRateTickets(subject: string): Promise<void> {
+  await RateTicketModel.deleteMany({ subject });
 }
 
-/** Days before today that a sweep looks at (it runs hourly): tickets of a database left without any sweep for longer stay, limiting nothing. */
-const SWEPT_DAYS = 30;
-
-/** Deletes the tickets whose windows all ended before today (UTC), one equality lookup per day; resolves with how many. */
+/** Deletes the tickets whose windows all ended before today (UTC); resolves with how many. */
 export async function sweepRateTickets(now = new Date()): Promise<number> {
-  let removed = 0;
-  for (let daysAgo = 1; daysAgo <= SWEPT_DAYS; daysAgo++) {
-    removed += (await RateTicketModel.deleteMany({ expiresOn: utcDay(now.getTime() - daysAgo * DAY_MS) })).deletedCount;
-  }
-  return removed;
+  return tickets.sweep(now.getTime());
 }

@@ -1,8 +1,7 @@
-import { tallyLedger } from './tally-ledger';
+import { exactTally } from './store/tally';
 
 /**
- * The votes of every poll, counted per logo (docs/vote-counts.md): one ledger entry per change of a
- * voter's vote (`pollId` the poll, `voteId` the voter in it, values are logo ids), folded by the votes
- * service, which writes both collections.
+ * The votes of every poll, counted per logo (docs/vote-counts.md): an exact tally per poll whose members
+ * are the poll's voters and whose values are logo ids. The votes service writes and folds it.
  */
-export const voteLedger = tallyLedger({ entries: 'vote_ledger', tallies: 'vote_tallies', model: 'Vote' });
+export const voteLedger = exactTally({ revisions: 'vote_ledger', steps: 'vote_tallies', model: 'Vote' });

@@ -1,6 +1,6 @@
 import { Schema, model } from 'mongoose';
 import { REASONS_PAGE_SIZE } from '@logovote/contracts';
-import { isDuplicateKey } from './tally-ledger';
+import { claimOnce } from './store/claim-once';
 
 /**
  * Voters' one-line reasons for their votes (issue 17, docs/reasons.md), written by the votes service.
@@ -122,12 +122,9 @@ export async function insertReason(reason: NewReason): Promise<'stored' | 'exist
   const vote = reasonVoteKey(reason.voteId, reason.rev);
   for (let attempt = 0; attempt < MAX_SLOT_ATTEMPTS; attempt++) {
     const seq = (await newestReasonSeq(reason.pollId, reason.logoId)) + 1;
-    try {
-      await VoteReasonModel.create(slotOf(reason, seq));
+    if (await claimOnce(VoteReasonModel, slotOf(reason, seq))) {
       rememberHead(logoKey(reason.pollId, reason.logoId), seq);
       return 'stored';
-    } catch (error: unknown) {
-      if (!isDuplicateKey(error)) throw error;
     }
     // Refused: either this revision has its reason, or another reason took the number first.
     if (await VoteReasonModel.exists({ vote })) return 'exists';
@@ -159,10 +156,9 @@ export async function insertReasonsInBulk(reasons: (NewReason & { at?: Date })[]
  * voter no longer holds): the text goes, the empty slot stays. Idempotent, so it is safe to repeat.
  */
 export async function dropReasons(voteId: string, throughRev: number): Promise<number> {
-  const reasons = await VoteReasonModel.find({ voteId }, { rev: 1, text: 1 }).lean();
-  const stale = reasons.filter((reason) => reason.rev <= throughRev && typeof reason.text === 'string');
-  for (const reason of stale) await VoteReasonModel.updateOne({ _id: reason._id }, { $unset: { text: 1 } });
-  return stale.length;
+  // One update: FerretDB looks the voter's few reasons up by `voteId` and applies the rest in Go.
+  const result = await VoteReasonModel.updateMany({ voteId, rev: { $lte: throughRev }, text: { $exists: true } }, { $unset: { text: 1 } });
+  return result.modifiedCount;
 }
 
 export interface StoredReason {

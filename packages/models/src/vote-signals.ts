@@ -1,5 +1,5 @@
 import { Schema, model } from 'mongoose';
-import { isDuplicateKey } from './tally-ledger';
+import { claimOnce } from './store/claim-once';
 
 /**
  * "A poll's votes changed during this second", for live results (docs/live-results.md). The votes
@@ -32,11 +32,7 @@ export const signalSecond = (at: number): number => Math.floor(at / 1000);
 const SIGNALS_KEPT_SECONDS = 10;
 
 async function insertSignal(second: number, pollId: string): Promise<void> {
-  try {
-    await VoteSignalModel.create({ _id: `${second}#${pollId}`, second, pollId });
-  } catch (error: unknown) {
-    if (!isDuplicateKey(error)) throw error;
-  }
+  await claimOnce(VoteSignalModel, { _id: `${second}#${pollId}`, second, pollId });
 }
 
 /**
@@ -72,11 +68,7 @@ export function voteChangeSignaller(): (pollId: string, now?: number) => Promise
  */
 export async function signalPollVisibility(pollId: string, now: number = Date.now()): Promise<void> {
   const second = signalSecond(now);
-  try {
-    await VoteSignalModel.create({ _id: `${second}#${pollId}#visibility`, second, pollId, visibility: true });
-  } catch (error: unknown) {
-    if (!isDuplicateKey(error)) throw error;
-  }
+  await claimOnce(VoteSignalModel, { _id: `${second}#${pollId}#visibility`, second, pollId, visibility: true });
 }
 
 /** The signals of one second: which polls' votes changed then, or stopped being shown (key and poll). */

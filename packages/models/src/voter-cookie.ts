@@ -1,5 +1,5 @@
 import { Schema, model } from 'mongoose';
-import { isDuplicateKey } from './tally-ledger';
+import { claimOnce } from './store/claim-once';
 
 /**
  * Which voter of a poll a browser's voter cookie belongs to (written by the votes service when the
@@ -29,9 +29,5 @@ export async function voterOfCookie(pollId: string, cookieHash: string): Promise
 
 /** Binds a cookie to a voter of a poll; a cookie already bound keeps its voter. */
 export async function bindVoterCookie(pollId: string, cookieHash: string, voteId: string): Promise<void> {
-  try {
-    await VoterCookieModel.create({ _id: bindingId(pollId, cookieHash), pollId, voteId });
-  } catch (error: unknown) {
-    if (!isDuplicateKey(error)) throw error;
-  }
+  await claimOnce(VoterCookieModel, { _id: bindingId(pollId, cookieHash), pollId, voteId });
 }

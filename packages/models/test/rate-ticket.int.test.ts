@@ -16,17 +16,18 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 const newBucket = () => `test:${randomBytes(6).toString('hex')}`;
 
-/** Tickets 0..count-1 of a bucket, taken `agoMs` ago (as if claimed then). */
-async function takenEarlier(bucket: string, count: number, agoMs: number, expiresOn = '2099-01-01') {
-  const at = new Date(Date.now() - agoMs);
-  await RateTicketModel.insertMany(Array.from({ length: count }, (_, n) => ({ _id: `${bucket}#${n}`, bucket, n, at, expiresOn })));
+/** The next `count` tickets of a bucket, claimed `agoMs` ago. */
+async function takenEarlier(bucket: string, count: number, agoMs: number) {
+  const at = Date.now() - agoMs;
+  for (let n = 0; n < count; n++)
+    expect(await claimRateTicket(bucket, [{ limit: 1000, windowMs: DAY_MS }], () => at)).toEqual({ allowed: true });
 }
 
 it('allows exactly the limit to requests that race for it', async () => {
   const bucket = newBucket();
   const claims = await Promise.all(Array.from({ length: 24 }, () => claimRateTicket(bucket, [{ limit: 7, windowMs: HOUR_MS }])));
   expect(claims.filter((claim) => claim.allowed)).toHaveLength(7);
-  expect(await RateTicketModel.countDocuments({ bucket })).toBe(7);
+  expect(await RateTicketModel.countDocuments({ subject: bucket })).toBe(7);
   const refused = claims.find((claim) => !claim.allowed);
   expect(refused).toMatchObject({ allowed: false, window: { limit: 7, windowMs: HOUR_MS } });
 });
@@ -35,9 +36,7 @@ it('slides: a ticket taken a window ago frees its place, and the refusal says wh
   const bucket = newBucket();
   const window = { limit: 3, windowMs: HOUR_MS };
   await takenEarlier(bucket, 1, HOUR_MS + 1000);
-  await RateTicketModel.insertMany(
-    [1, 2].map((n) => ({ _id: `${bucket}#${n}`, bucket, n, at: new Date(Date.now() - 30 * 60 * 1000), expiresOn: '2099-01-01' })),
-  );
+  await takenEarlier(bucket, 2, 30 * 60 * 1000);
   // Ticket 3 needs ticket 0 out of the window: it is.
   expect(await claimRateTicket(bucket, [window])).toEqual({ allowed: true });
   // Ticket 4 needs ticket 1 out of the window: in about 30 minutes.
@@ -71,23 +70,20 @@ it('counts buckets apart, and removes one bucket whole', async () => {
   expect(await claimRateTicket(b, [window])).toEqual({ allowed: true });
   expect((await claimRateTicket(a, [window])).allowed).toBe(false);
   await removeRateTickets(a);
-  expect(await RateTicketModel.countDocuments({ bucket: a })).toBe(0);
-  expect(await RateTicketModel.countDocuments({ bucket: b })).toBe(1);
+  expect(await RateTicketModel.countDocuments({ subject: a })).toBe(0);
+  expect(await RateTicketModel.countDocuments({ subject: b })).toBe(1);
 });
 
 it('sweeps the tickets whose windows ended before today, and keeps the others', async () => {
   const bucket = newBucket();
   const now = new Date('2026-11-25T12:00:00Z');
-  await RateTicketModel.insertMany(
-    ['2026-11-20', '2026-11-24', '2026-11-25', '2026-11-26'].map((expiresOn, n) => ({
-      _id: `${bucket}#${n}`,
-      bucket,
-      n,
-      at: new Date(now.getTime() - DAY_MS),
-      expiresOn,
-    })),
-  );
+  // Tickets whose longest windows end on these days (a day-long window, taken the day before).
+  const endDays = ['2026-11-20', '2026-11-24', '2026-11-25', '2026-11-26'];
+  for (const day of endDays) {
+    const taken = new Date(`${day}T06:00:00Z`).getTime() - DAY_MS;
+    expect(await claimRateTicket(bucket, [{ limit: 10, windowMs: DAY_MS }], () => taken)).toEqual({ allowed: true });
+  }
   await sweepRateTickets(now);
-  const left = await RateTicketModel.find({ bucket }, { expiresOn: 1, _id: 0 }).lean();
-  expect(left.map((ticket) => ticket.expiresOn).sort()).toEqual(['2026-11-25', '2026-11-26']);
+  const left = await RateTicketModel.find({ subject: bucket }, { at: 1, _id: 0 }).lean();
+  expect(left.map((ticket) => ticket.at.toISOString().slice(0, 10)).sort()).toEqual(['2026-11-25', '2026-11-26']);
 });

@@ -3,12 +3,12 @@
  * exact while votes, folders and readers race, and after a fold that stopped halfway.
  */
 import { randomBytes } from 'node:crypto';
-import { VoteModel, currentVote, insertFirstVotes, voteId, voteLedger } from '../src';
+import { VoterSeatModel, currentVote, insertFirstVotes, voteId, voteLedger } from '../src';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
 
 jest.setTimeout(120_000);
 
-beforeAll(() => connectTestDatabase(testDatabaseUri('vote_ledger'), [VoteModel, voteLedger.LedgerModel, voteLedger.TallyModel]));
+beforeAll(() => connectTestDatabase(testDatabaseUri('vote_ledger'), [VoterSeatModel, voteLedger.RevisionModel, voteLedger.StepModel]));
 afterAll(() => dropTestDatabase());
 
 const newId = () => randomBytes(6).toString('hex');
@@ -36,16 +36,16 @@ it('counts first votes and changes exactly, before and after folding, and folds 
   await insertFirstVotes(votes);
   const moved = votes[0]!;
   const id = voteId(pollId, moved.fingerprint, moved.ipHash);
-  expect(await voteLedger.append({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'c' })).toBe(true);
+  expect(await voteLedger.append({ tally: pollId, member: id, rev: 2, from: moved.logoId, to: 'c' })).toBe(true);
   // The same revision twice: refused, so one change can never count twice.
-  expect(await voteLedger.append({ pollId, voteId: id, rev: 2, from: moved.logoId, to: 'b' })).toBe(false);
+  expect(await voteLedger.append({ tally: pollId, member: id, rev: 2, from: moved.logoId, to: 'b' })).toBe(false);
   const expected = expectedCounts([...votes.slice(1), { logoId: 'c' }]);
 
   expect(await voteLedger.readCounts(pollId)).toEqual(expected);
   expect(await voteLedger.fold(pollId)).toBe(31);
   expect(await voteLedger.readCounts(pollId)).toEqual(expected);
   expect(await voteLedger.fold(pollId)).toBe(0);
-  expect(await voteLedger.LedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
+  expect(await voteLedger.RevisionModel.countDocuments({ tally: pollId, pending: true })).toBe(0);
   expect(await currentVote(id)).toEqual({ rev: 2, logoId: 'c', seated: true });
 });
 
@@ -73,7 +73,7 @@ it('stays exact while votes arrive, several folders race and readers read', asyn
   await voteLedger.fold(pollId);
   expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(batches.flat()));
   expect(readings.every((total) => total <= written)).toBe(true);
-  const steps = (await voteLedger.TallyModel.find({ pollId }, { seq: 1 }).lean()).map((step) => step.seq).sort((a, b) => a - b);
+  const steps = (await voteLedger.StepModel.find({ tally: pollId }, { seq: 1 }).lean()).map((step) => step.seq).sort((a, b) => a - b);
   expect(steps.length).toBeGreaterThan(0);
   // Steps are consecutive: no two folders ever wrote the same one.
   steps.forEach((seq, index) => index > 0 && expect(seq).toBe(steps[index - 1]! + 1));
@@ -83,17 +83,17 @@ it('finishes a fold that stopped after writing its step, counting its entries on
   const pollId = newId();
   const votes = firstVotes(pollId, 6);
   await insertFirstVotes(votes);
-  const entries = await voteLedger.LedgerModel.find({ pollId }, { to: 1 }).lean();
+  const entries = await voteLedger.RevisionModel.find({ tally: pollId }, { to: 1 }).lean();
   // A folder that stopped right after its step: entries folded, but still marked pending.
-  await voteLedger.TallyModel.create({
+  await voteLedger.StepModel.create({
     _id: `${pollId}#${'1'.padStart(10, '0')}`,
-    pollId,
+    tally: pollId,
     seq: 1,
-    counts: [...expectedCounts(votes)].map(([logoId, count]) => ({ logoId, votes: count })),
+    counts: [...expectedCounts(votes)].map(([value, count]) => ({ value, count })),
     folded: entries.map((entry) => entry._id),
   });
   expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(votes));
   expect(await voteLedger.fold(pollId)).toBe(0);
-  expect(await voteLedger.LedgerModel.countDocuments({ pollId, pending: true })).toBe(0);
+  expect(await voteLedger.RevisionModel.countDocuments({ tally: pollId, pending: true })).toBe(0);
   expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(votes));
 });

@@ -117,7 +117,7 @@ it.each([
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ message });
   expect((await PollContactModel.findById(sessionId).lean())?.email).toBeUndefined();
-  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(sessionId) })).toBe(0);
+  expect(await RateTicketModel.countDocuments({ subject: pollEmailsBucket(sessionId) })).toBe(0);
 });
 
 it('refuses a request without a valid anti-forgery token with 403', async () => {
@@ -170,9 +170,9 @@ it("removes a deleted poll's sends and creator address, and only that poll's", a
 
   expect(await purgeNotifyDataOfDeletedPolls()).toBe(1);
   expect(await PollContactModel.exists({ _id: doomed.sessionId })).toBeNull();
-  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(doomed.sessionId) })).toBe(0);
+  expect(await RateTicketModel.countDocuments({ subject: pollEmailsBucket(doomed.sessionId) })).toBe(0);
   expect(await PollContactModel.exists({ _id: kept.sessionId })).not.toBeNull();
-  expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(kept.sessionId) })).toBe(1);
+  expect(await RateTicketModel.countDocuments({ subject: pollEmailsBucket(kept.sessionId) })).toBe(1);
 });
 
 describe('the limits across polls: per sender address, per recipient mailbox', () => {
@@ -280,7 +280,7 @@ describe('the private manage link (docs/closing.md)', () => {
     const res = await notifyAsCreator(sessionId, address, token);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: CREATOR_TOKEN_REJECTED });
-    expect(await RateTicketModel.countDocuments({ bucket: pollEmailsBucket(sessionId) })).toBe(0);
+    expect(await RateTicketModel.countDocuments({ subject: pollEmailsBucket(sessionId) })).toBe(0);
     // The answer comes after the mail server took a mail: none was sent.
     expect((await mail.list()).filter((message) => message.to.includes(address))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
-import { sweepAdminLoginFailures, sweepRateTickets, sweepUploadRefusals, pollCountLedger } from '@logovote/models';
+import { sweepAdminLoginFailures, sweepRateTickets, sweepUploadRefusals, pollCount } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { LiveCountsHub } from './live/live-counts';
@@ -18,7 +18,7 @@ bootService({
     const store = createObjectStore(config);
     const moderation = createModerationProvider(config);
     await Promise.all([connectMongo(config.MONGODB_URI, logger), ensureBucket(store, config.S3_REGION)]);
-    const folder = runInBackground('fold the poll count', () => pollCountLedger.foldDue(), FOLD_INTERVAL_MS, logger);
+    const folder = runInBackground('fold the poll count', () => pollCount.foldDue(), FOLD_INTERVAL_MS, logger);
     warmUpModeration(moderation, logger);
     const retention = startRetentionSweep({
       store,

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import mongoose from 'mongoose';
 import request from 'supertest';
-import { AdminLoginFailureHourModel, AdminLoginFailureModel, recordAdminLoginFailure, sweepAdminLoginFailures } from '@logovote/models';
+import { AdminLoginFailureModel, LogBucketModel, recordAdminLoginFailure, sweepAdminLoginFailures } from '@logovote/models';
 import { connectMongo, createServiceApp, disconnectMongo } from '@logovote/service-kit';
 import { TEST_CSRF_SECRET, silentLogger, testDatabaseUri } from '../../../tests/support/integration';
 import { ADMIN_CREDENTIALS_REQUIRED, ADMIN_LOGIN_BACKOFF, adminLoginRouter } from '../src/routes/admin-login';
@@ -87,12 +87,14 @@ describe('failed admin sign-ins', () => {
 
   it('sweeps whole hours past the day they count for', async () => {
     await AdminLoginFailureModel.deleteMany({});
-    await AdminLoginFailureHourModel.deleteMany({});
+    await LogBucketModel.deleteMany({ parent: 'admin-login-failures' });
     const now = new Date('2026-11-25T12:30:00Z');
     await recordAdminLoginFailure('a', 'old', new Date('2026-11-24T11:59:00Z'));
     await recordAdminLoginFailure('a', 'kept', new Date('2026-11-24T12:10:00Z'));
     expect(await sweepAdminLoginFailures(now)).toBe(1);
     expect((await AdminLoginFailureModel.find({}).lean()).map((row) => row._id)).toEqual(['a|kept']);
-    expect((await AdminLoginFailureHourModel.find({}).lean()).map((row) => row._id)).toEqual(['2026-11-24T12']);
+    // The swept hour's bucket went with it; the kept one stays.
+    const hours = await LogBucketModel.find({ parent: 'admin-login-failures' }, { start: 1, _id: 0 }).lean();
+    expect(hours.map((hour) => new Date(hour.start).toISOString())).toEqual(['2026-11-24T12:00:00.000Z']);
   });
 });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AdminPollList, DeletedPoll } from '@logovote/contracts';
-import { PollModel, VoteModel, listPoll, recordNotifyActivity } from '@logovote/models';
+import { PollModel, VoterSeatModel, listPoll, recordNotifyActivity } from '@logovote/models';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames } from '../../../tests/support/integration';
 import { POLL_NOT_FOUND } from '../src/routes/admin';
@@ -62,12 +62,12 @@ describe('admin API', () => {
     expect(DeletedPoll.parse(res.body)).toEqual({ pollId: doomed.sessionId, deleted: { logos: 2, votes: 2, objects: 2 } });
 
     expect(await PollModel.findById(doomed.sessionId).lean()).toBeNull();
-    expect(await VoteModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
+    expect(await VoterSeatModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
     const remaining = await objectNames(bed.store);
     for (const logo of doomed.logos) expect(remaining).not.toContain(logo.filename);
     // Everything of the other poll stays.
     expect(remaining).toContain(kept.logos[0]!.filename);
-    expect(await VoteModel.countDocuments({ pollId: kept.sessionId })).toBe(1);
+    expect(await VoterSeatModel.countDocuments({ pollId: kept.sessionId })).toBe(1);
     expect((await request(bed.server).get(`/api/sessions/${doomed.sessionId}`)).status).toBe(404);
 
     const again = await request(bed.server).delete(`/api/admin/polls/${doomed.sessionId}`);

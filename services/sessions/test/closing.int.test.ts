@@ -8,7 +8,7 @@ import {
   SessionViewWithVotingState,
   VotingStateChange,
 } from '@logovote/contracts';
-import { PollClosureModel, PollModel, readVotingState } from '@logovote/models';
+import { PollModel, PollStatusModel, readPollStatus } from '@logovote/models';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { csrfHeaders, newSessionId } from '../../../tests/support/integration';
@@ -87,7 +87,7 @@ describe('POST /api/sessions/{id}/close and /reopen', () => {
     expect(openView).not.toHaveProperty('closedAt');
 
     // One state entry at rest, whatever the number of changes.
-    expect(await PollClosureModel.countDocuments({ pollId: sessionId })).toBe(1);
+    expect(await PollStatusModel.countDocuments({ key: sessionId })).toBe(1);
   });
 
   it('answers 403 without the creator token, with a wrong one, and without the anti-forgery token', async () => {
@@ -101,7 +101,8 @@ describe('POST /api/sessions/{id}/close and /reopen', () => {
     const forged = await change('close', sessionId, creatorToken, {});
     expect(forged.status).toBe(403);
     expect(forged.body).toEqual({ message: CSRF_REJECTED });
-    expect(await readVotingState(sessionId)).toMatchObject({ closed: false, seq: 0 });
+    expect(await readPollStatus(sessionId)).toMatchObject({ closed: false });
+    expect(await PollStatusModel.countDocuments({ key: sessionId })).toBe(0);
   });
 
   it('answers 404 for an unknown poll and for a deleted one, and deleting a poll removes its state', async () => {
@@ -113,7 +114,7 @@ describe('POST /api/sessions/{id}/close and /reopen', () => {
     const { sessionId, creatorToken } = await newPoll();
     expect((await change('close', sessionId, creatorToken)).status).toBe(200);
     expect((await request(bed.server).delete(`/api/admin/polls/${sessionId}`)).status).toBe(200);
-    expect(await PollClosureModel.countDocuments({ pollId: sessionId })).toBe(0);
+    expect(await PollStatusModel.countDocuments({ key: sessionId })).toBe(0);
     for (const action of ['close', 'reopen'] as const) {
       const gone = await change(action, sessionId, creatorToken);
       expect(gone.status).toBe(404);
@@ -126,11 +127,12 @@ describe('POST /api/sessions/{id}/close and /reopen', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => change('close', sessionId, creatorToken)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
-    expect(await readVotingState(sessionId)).toMatchObject({ closed: true, seq: 1 });
+    expect(await readPollStatus(sessionId)).toMatchObject({ closed: true });
+    expect(await PollStatusModel.find({ key: sessionId }, { seq: 1, _id: 0 }).lean()).toEqual([{ seq: 1 }]);
 
     // Closes and reopens racing: the newest entry wins and at most one older one is left behind.
     await Promise.all(Array.from({ length: 8 }, (_, index) => change(index % 2 ? 'close' : 'reopen', sessionId, creatorToken)));
-    const entries = await PollClosureModel.find({ pollId: sessionId }).lean();
+    const entries = await PollStatusModel.find({ key: sessionId }).lean<{ seq: number; closed: boolean }[]>();
     expect(entries.length).toBeGreaterThanOrEqual(1);
     const newest = entries.reduce((a, b) => (a.seq > b.seq ? a : b));
     expect((await view(sessionId)).closed === true).toBe(newest.closed);

@@ -12,9 +12,9 @@ import request from 'supertest';
 import { LiveCounts, POLL_HIDDEN, SESSION_NOT_FOUND } from '@logovote/contracts';
 import {
   PollModel,
-  PollModerationModel,
+  PollStatusModel,
   PollReportModel,
-  VoteModel,
+  VoterSeatModel,
   VoteSignalModel,
   hideIfReportedEnough,
   insertReport,
@@ -95,12 +95,12 @@ const countOf = (counts: LiveCounts, logoId: string) => counts.logos.find((logo)
 beforeAll(async () => {
   await connectTestDatabase(databaseUri, [
     PollModel,
-    VoteModel,
-    voteLedger.LedgerModel,
-    voteLedger.TallyModel,
+    VoterSeatModel,
+    voteLedger.RevisionModel,
+    voteLedger.StepModel,
     VoteSignalModel,
     PollReportModel,
-    PollModerationModel,
+    PollStatusModel,
   ]);
   store = await isolatedStore('live');
   votes = buildVotesApp({ logger: silentLogger, config: votesConfig }).listen(0, '127.0.0.1');

@@ -6,10 +6,9 @@ import { UploadRefusalList, type UploadRefusal } from '@logovote/contracts';
 import { ModerationSuite, NsfwjsModeration, createUploadPipeline } from '@logovote/media-pipeline';
 import {
   PollModel,
-  UploadRefusalHourModel,
+  LogBucketModel,
   UploadRefusalModel,
   recordUploadRefusal,
-  refusalHour,
   sweepUploadRefusals,
   type NewUploadRefusal,
 } from '@logovote/models';
@@ -51,7 +50,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await Promise.all([UploadRefusalModel.deleteMany({}), UploadRefusalHourModel.deleteMany({})]);
+  await Promise.all([UploadRefusalModel.deleteMany({}), LogBucketModel.deleteMany({})]);
 });
 
 /** Every refusal the admin API lists, following the pages. */
@@ -154,8 +153,8 @@ describe('uploads refused at poll creation are recorded for the admin', () => {
     for (const document of stored) {
       const allowed = [
         '_id',
-        'hour',
-        'minute',
+        'bucket',
+        'sweepBucket',
         'at',
         'fileName',
         'declaredType',
@@ -192,12 +191,12 @@ describe('uploads refused at poll creation are recorded for the admin', () => {
     expect(refusals.map((listed) => listed.fileName)).toEqual(['today.png', 'within.png']);
 
     expect(await sweepUploadRefusals()).toBeGreaterThanOrEqual(1);
-    const left = (await UploadRefusalModel.find({}, { fileName: 1 }).lean()).map((kept) => kept.fileName).sort();
+    const left = (await UploadRefusalModel.find({}, { fileName: 1 }).lean<{ fileName: string }[]>()).map((kept) => kept.fileName).sort();
     // Whole hours past the window go; 'just-over' may share its hour with the window's first and stay, unlisted.
     expect(left).not.toContain('older.png');
     expect(left).toEqual(expect.arrayContaining(['today.png', 'within.png']));
-    const hours = (await UploadRefusalHourModel.find({}).lean()).map((marker) => marker._id);
-    expect(hours).not.toContain(refusalHour(new Date(now - 31 * DAY_MS)));
+    const hours = (await LogBucketModel.find({ parent: 'upload-refusals' }, { start: 1 }).lean()).map((bucket) => bucket.start);
+    expect(Math.min(...hours)).toBeGreaterThan(now - 31 * DAY_MS);
     expect((await listedRefusals()).refusals.map((listed) => listed.fileName)).toEqual(['today.png', 'within.png']);
   });
 
@@ -240,10 +239,10 @@ describe('uploads refused at poll creation are recorded for the admin', () => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
     const failing = new UploadRefusalRecorder(logger);
     const app = sessionsServer(store, realPipeline(), failing);
-    // The refusal's first write fails as it does when the database goes away after the creation's limit was checked
+    // The refusal's write fails as it does when the database goes away after the creation's limit was checked
     // (a creation with the database gone from the start is a 503: its per-address limit cannot be counted).
     const unavailable = Object.assign(new Error('connection closed'), { name: 'MongoNetworkError' });
-    const write = jest.spyOn(UploadRefusalHourModel, 'create').mockRejectedValueOnce(unavailable);
+    const write = jest.spyOn(UploadRefusalModel, 'create').mockRejectedValueOnce(unavailable);
     try {
       const res = await createSession(app, [['notes.png', Buffer.from('not an image')]]);
       expect([res.status, res.body.message]).toEqual([415, '"notes.png" is not a PNG, JPEG, SVG or WebP image']);

@@ -1,13 +1,6 @@
 import request from 'supertest';
 import { POLL_HIDDEN, REVIEW_ROUND_UNKNOWN, ReportedPollList, ReviewedPoll, type ReportCategory } from '@logovote/contracts';
-import {
-  PollModerationModel,
-  PollReportModel,
-  hasVoteData,
-  hideIfReportedEnough,
-  insertReport,
-  readModerationState,
-} from '@logovote/models';
+import { PollStatusModel, PollReportModel, hasVoteData, hideIfReportedEnough, insertReport, readPollStatus } from '@logovote/models';
 import { png } from '../../../packages/media-pipeline/test/fixtures';
 import { POLL_NOT_FOUND } from '../src/routes/admin';
 import { createdSession, insertVotes, sessionsTestbed } from './support';
@@ -20,7 +13,7 @@ const TO_HIDE = 3;
 let addresses = 0;
 /** Reports from addresses of their own, stored and counted by the votes service's own data-access code. */
 async function reportPoll(pollId: string, reports: { category: ReportCategory; note?: string; at?: Date }[]): Promise<void> {
-  const { round } = await readModerationState(pollId);
+  const { round } = await readPollStatus(pollId);
   for (const report of reports) {
     addresses += 1;
     await insertReport({ pollId, round, ipHash: `address-${addresses}`, ...report });
@@ -121,7 +114,7 @@ describe('admin: reported polls', () => {
     // A second click (or a second admin) on the same round changes nothing.
     const again = await request(bed.server).put(`/api/admin/reports/${poll.sessionId}/review`).send({ round: 0 });
     expect(again.body).toEqual({ pollId: poll.sessionId, hidden: false, round: 1 });
-    expect(await readModerationState(poll.sessionId)).toMatchObject({ round: 1, hidden: false });
+    expect(await readPollStatus(poll.sessionId)).toMatchObject({ round: 1, hidden: false });
 
     // New reports count from the review on.
     await reportPoll(poll.sessionId, [{ category: 'other' }]);
@@ -144,13 +137,13 @@ describe('admin: reported polls', () => {
     expect(form.status).toBe(415);
   });
 
-  it("deletes a reported poll with the admin's delete, its reports and moderation entries with it", async () => {
+  it("deletes a reported poll with the admin's delete, its reports and status with it", async () => {
     const poll = await createdSession(bed.server, [['a.png', await png()]]);
     await reportPoll(poll.sessionId, [{ category: 'violence' }, { category: 'violence' }, { category: 'violence' }]);
     const res = await request(bed.server).delete(`/api/admin/polls/${poll.sessionId}`);
     expect(res.status).toBe(200);
     expect(await PollReportModel.countDocuments({ pollId: poll.sessionId })).toBe(0);
-    expect(await PollModerationModel.countDocuments({ pollId: poll.sessionId })).toBe(0);
+    expect(await PollStatusModel.countDocuments({ key: poll.sessionId })).toBe(0);
     expect(await hasVoteData(poll.sessionId)).toBe(false);
     expect((await listReported()).map((item) => item.pollId)).not.toContain(poll.sessionId);
     expect((await request(bed.server).get(`/api/sessions/${poll.sessionId}`)).status).toBe(404);

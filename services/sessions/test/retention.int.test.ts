@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { PollModel, VoteModel, hasVoteData, purgeVotesOfDeletedPolls, recordNotifyActivity } from '@logovote/models';
+import { PollModel, VoterSeatModel, hasVoteData, purgeVotesOfDeletedPolls, recordNotifyActivity } from '@logovote/models';
 import { runInBackground } from '@logovote/service-kit';
 import { png } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames, silentLogger } from '../../../tests/support/integration';
@@ -23,7 +23,7 @@ const pollExists = async (id: string) => (await PollModel.countDocuments({ _id: 
 
 describe('retention', () => {
   afterEach(async () => {
-    await Promise.all([PollModel.deleteMany({}), VoteModel.deleteMany({})]);
+    await Promise.all([PollModel.deleteMany({}), VoterSeatModel.deleteMany({})]);
     await bed.store.client.removeObjects(bed.store.bucket, await objectNames(bed.store));
   });
 
@@ -48,7 +48,7 @@ describe('retention', () => {
     const voting = runInBackground('vote on the busy poll', () => insertVotes(busy.sessionId, [busy.logos[0]!.id]), 200, silentLogger);
     try {
       await until(async () => !(await pollExists(idle.sessionId)), 'the idle poll is swept');
-      expect(await VoteModel.countDocuments({ pollId: idle.sessionId })).toBe(0);
+      expect(await VoterSeatModel.countDocuments({ pollId: idle.sessionId })).toBe(0);
       const names = await objectNames(bed.store);
       for (const logo of idle.logos) expect(names).not.toContain(logo.filename);
       expect(names).toContain(busy.logos[0]!.filename);
@@ -105,7 +105,7 @@ describe('retention', () => {
 
     const deleted = await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS });
     expect(deleted.sort()).toEqual([interrupted.sessionId, abandoned.sessionId].sort());
-    expect(await VoteModel.countDocuments({ pollId: interrupted.sessionId })).toBe(0);
+    expect(await VoterSeatModel.countDocuments({ pollId: interrupted.sessionId })).toBe(0);
     expect(await objectNames(bed.store)).toEqual([inProgress.logos[0]!.filename]);
     expect(await pollExists(inProgress.sessionId)).toBe(true);
   });

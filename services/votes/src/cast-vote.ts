@@ -1,4 +1,4 @@
-import { VoteModel, currentVote, dropReasons, isDuplicateKey, ledgerEntryId, syncVoteRow, voteLedger } from '@logovote/models';
+import { VoterSeatModel, claimOnce, currentVote, dropReasons, voteLedger, type CurrentVote } from '@logovote/models';
 
 export interface Ballot {
   pollId: string;
@@ -53,7 +53,7 @@ export type CastResult =
 /** The seats of the address below `end` nobody holds yet in this poll, lowest first. */
 async function freeSeats(ballot: Ballot, end: number): Promise<number[]> {
   // Equality alone, so FerretDB hands the whole lookup to PostgreSQL's index; an address holds few seats to sift.
-  const taken = await VoteModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash }, { ipSlot: 1, _id: 0 }).lean();
+  const taken = await VoterSeatModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash }, { ipSlot: 1, _id: 0 }).lean();
   const takenSlots = new Set(taken.map((vote) => vote.ipSlot));
   const free: number[] = [];
   for (let slot = 0; slot < end; slot++) if (!takenSlots.has(slot)) free.push(slot);
@@ -63,26 +63,21 @@ async function freeSeats(ballot: Ballot, end: number): Promise<number[]> {
 const randomOf = (values: number[]) => values[Math.floor(Math.random() * values.length)];
 
 /**
- * Gives the voter one of the seats below `seats.end` of its address (a vote row), exactly, however many
+ * Gives the voter one of the seats below `seats.end` of its address (its seat row), exactly, however many
  * requests race: the unique {pollId, ipHash, ipSlot} index refuses a seat taken twice. It tries a random
  * seat of its level first (the seats below are usually taken, and voters of one level spread over its
- * seats, so this usually takes one write and no read); after a refusal it reads which seats are free.
- * Resolves 'seated' when this request wrote the row, 'joined' when another request of the same voter
- * did, 'full' when no seat is free.
+ * seats, so this usually takes one insert and no read); after a refusal it reads which seats are free.
+ * Resolves 'seated' when the voter holds a seat (this request or another of the same voter took it),
+ * 'full' when no seat is free.
  */
-async function takeSeat(ballot: Ballot, rev: number, seats: { first: number; end: number }): Promise<'seated' | 'joined' | 'full'> {
-  const { voteId: id, ...row } = ballot;
+async function takeSeat(ballot: Ballot, seats: { first: number; end: number }): Promise<'seated' | 'full'> {
+  const { voteId: id, pollId, fingerprint, ipHash } = ballot;
   if (seats.end === 0) return 'full';
   let ipSlot = Math.min(seats.first + Math.floor(Math.random() * (seats.end - seats.first)), seats.end - 1);
   for (let attempt = 0; attempt <= seats.end; attempt++) {
-    try {
-      await VoteModel.create({ _id: id, ...row, ipSlot, rev });
-      return 'seated';
-    } catch (error: unknown) {
-      if (!isDuplicateKey(error)) throw error;
-    }
-    // Another request of the same voter seated it meanwhile.
-    if (await VoteModel.exists({ _id: id })) return 'joined';
+    if (await claimOnce(VoterSeatModel, { _id: id, pollId, fingerprint, ipHash, ipSlot })) return 'seated';
+    // Another request of the same voter seated it meanwhile, or a stopped one did before.
+    if (await VoterSeatModel.exists({ _id: id })) return 'seated';
     const freeSeat = randomOf(await freeSeats(ballot, seats.end));
     if (freeSeat === undefined) return 'full';
     ipSlot = freeSeat;
@@ -107,48 +102,31 @@ const MAX_ROUNDS = 5;
  * voter beyond the first `seatsWithoutProof` of its address needs a proof of work, of a level whose
  * seats are not all taken (`provenLevel`: the level of the proof the ballot carries, 0 for none).
  *
- * The vote goes into the ledger first, as the voter's next revision (see @logovote/models'
- * vote-ledger): that insert is what decides, and it is what counts. A voter without a seat then takes
- * one; with none left, the vote is withdrawn by the revision after it. Last, the vote row copies the
- * newest revision.
+ * A new voter takes a seat first (none left: refused, nothing written). The vote is then the voter's
+ * next revision in the vote ledger (see @logovote/models' vote-ledger): that insert decides, and it is
+ * what counts. `known` is the voter's vote as the caller read it just before (saves a read).
  *
  * When another request of the same voter wrote the same revision first, this ballot is taken as cast
  * just before that one and replaced by it, so the voter's last vote wins and nothing waits.
  */
-export async function castVote(ballot: Ballot, policy: SeatPolicy, provenLevel = 0): Promise<CastResult> {
+export async function castVote(ballot: Ballot, policy: SeatPolicy, provenLevel = 0, known?: CurrentVote): Promise<CastResult> {
   const id = ballot.voteId;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const current = await currentVote(id);
-    if (current.logoId === ballot.logoId && current.seated) {
-      await syncVoteRow(id);
-      return { outcome: 'recorded' };
-    }
+    const current = round === 0 && known ? known : await currentVote(id);
+    if (current.logoId === ballot.logoId) return { outcome: 'recorded' };
+    if (!current.seated && (await takeSeat(ballot, seatsOfLevel(policy, provenLevel))) === 'full')
+      return refusal(ballot, policy, provenLevel);
     const rev = current.rev + 1;
     // A reason explains the choice it was given for (docs/reasons.md): it goes when the vote changes.
     // Dropped before the change, so a request stopped after it leaves no stale reason, and again after
     // it, for a reason that was being added meanwhile (that request looks for this revision afterwards).
     if (current.logoId !== null) await dropReasons(id, current.rev);
-    const entry = { rev, from: current.logoId };
-    const written = await voteLedger.append({ pollId: ballot.pollId, voteId: id, ...entry, to: ballot.logoId });
+    const written = await voteLedger.append({ tally: ballot.pollId, member: id, rev, from: current.logoId, to: ballot.logoId });
     if (current.logoId !== null) await dropReasons(id, current.rev);
-    if (!written) {
-      const winner = await voteLedger.LedgerModel.findById(ledgerEntryId(id, rev), { to: 1 }).lean();
-      if (winner?.to) return { outcome: 'recorded' };
-      continue; // the other request's vote was withdrawn: this one may still find a seat
-    }
-    if (!current.seated) {
-      const seat = await takeSeat(ballot, rev, seatsOfLevel(policy, provenLevel));
-      if (seat === 'full') {
-        // Withdrawn by the next revision; if another request of this voter wrote that one, it carries on from ours.
-        await voteLedger.append({ pollId: ballot.pollId, voteId: id, rev: rev + 1, from: ballot.logoId, to: null });
-        return refusal(ballot, policy, provenLevel);
-      }
-      // A seat written with this revision is current unless another request of this voter wrote a newer
-      // one meanwhile, and that request brings the row up to date itself.
-      if (seat === 'seated') return { outcome: 'recorded', written: entry };
-    }
-    await syncVoteRow(id);
-    return { outcome: 'recorded', written: entry };
+    if (written) return { outcome: 'recorded', written: { rev, from: current.logoId } };
+    const winner = (await voteLedger.revisions(id)).find((revision) => revision.rev === rev);
+    if (winner?.to) return { outcome: 'recorded' };
+    // the other request's vote was withdrawn: this one goes on from there
   }
   throw new Error(`castVote: voter ${id} kept changing during ${MAX_ROUNDS} rounds`);
 }

@@ -1,16 +1,17 @@
 import { POLL_HIDDEN, VOTING_CLOSED } from '@logovote/contracts';
-import { readModerationState, readVotingState, syncVoteRow, voteLedger } from '@logovote/models';
+import { readPollStatus, voteLedger } from '@logovote/models';
 import { HttpError } from '@logovote/service-kit';
 import type { WrittenRevision } from './cast-vote';
 
 /**
  * Why a poll takes no votes now, if it does not: closed by its creator (docs/closing.md), or hidden
- * pending review after voters' reports (docs/moderation.md). Both answer 409 with their message.
+ * pending review after voters' reports (docs/moderation.md). Both answer 409 with their message. One
+ * read of the poll's status.
  */
 async function votingRefusal(pollId: string): Promise<HttpError | undefined> {
-  const [voting, moderation] = await Promise.all([readVotingState(pollId), readModerationState(pollId)]);
-  if (voting.closed) return new HttpError(409, VOTING_CLOSED);
-  if (moderation.hidden) return new HttpError(409, POLL_HIDDEN);
+  const status = await readPollStatus(pollId);
+  if (status.closed) return new HttpError(409, VOTING_CLOSED);
+  if (status.hidden) return new HttpError(409, POLL_HIDDEN);
   return undefined;
 }
 
@@ -36,8 +37,6 @@ export async function withdrawVoteIfClosedMeanwhile(
 ): Promise<void> {
   const refusal = await votingRefusal(pollId);
   if (!refusal) return;
-  if (written && (await voteLedger.append({ pollId, voteId, rev: written.rev + 1, from: logoId, to: written.from }))) {
-    await syncVoteRow(voteId);
-  }
+  if (written) await voteLedger.append({ tally: pollId, member: voteId, rev: written.rev + 1, from: logoId, to: written.from });
   throw refusal;
 }

@@ -1,6 +1,6 @@
 import { Agent, createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { PollModel, VoteModel, insertFirstVotes, voteLedger } from '@logovote/models';
+import { PollModel, VoterSeatModel, currentVote, insertFirstVotes, voteLedger } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -32,7 +32,7 @@ let server: Server;
 const agent = new Agent({ keepAlive: true, maxSockets: 250 });
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, voteLedger.TallyModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, voteLedger.StepModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
   // Longer than the test: the server never closes a connection the agent is about to reuse.
   server.keepAliveTimeout = 300_000;
@@ -69,13 +69,14 @@ it('records exactly one vote for 200 parallel votes with one fingerprint', async
   const results = await Promise.all(sent.map((logoId) => vote(sessionId, logoId, fingerprint, '10.20.0.1')));
 
   expect(results.map((res) => res.status)).toEqual(sent.map(() => 200));
-  const stored = await VoteModel.find({ pollId: sessionId }).lean();
+  const stored = await VoterSeatModel.find({ pollId: sessionId }).lean();
   expect(stored).toHaveLength(1);
   expect(stored[0]?.fingerprint).toBe(fingerprint);
-  expect(logoIds).toContain(stored[0]?.logoId);
+  const { logoId } = await currentVote(stored[0]!._id);
+  expect(logoIds).toContain(logoId);
   const { byLogo, totalVotes } = await tally(sessionId);
   expect(totalVotes).toBe(1);
-  expect(byLogo.get(stored[0]!.logoId)).toBe(1);
+  expect(byLogo.get(logoId!)).toBe(1);
 });
 
 it('keeps exact counts under 1600 parallel votes and changes from 1000 distinct voters', async () => {
@@ -102,10 +103,10 @@ it('keeps exact counts under 1600 parallel votes and changes from 1000 distinct 
   late.forEach((_, index) => add(firstChoice(index)));
 
   const { byLogo, totalVotes } = await tally(sessionId);
-  const distinctVoters = (await VoteModel.distinct('fingerprint', { pollId: sessionId })).length;
+  const distinctVoters = (await VoterSeatModel.distinct('fingerprint', { pollId: sessionId })).length;
   expect(totalVotes).toBe(1000);
   expect(distinctVoters).toBe(1000);
-  expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1000);
+  expect(await VoterSeatModel.countDocuments({ pollId: sessionId })).toBe(1000);
   expect(byLogo).toEqual(expected);
   // Folding the ledger into the poll's tally changes nothing a reader sees.
   await voteLedger.fold(sessionId);
@@ -136,5 +137,5 @@ it('counts bulk-loaded votes exactly while live votes and folds of the same poll
   await voteLedger.fold(sessionId);
   expect(await voteLedger.readCounts(sessionId)).toEqual(expected);
   // Bulk-loaded votes are never pending: the folder has nothing of theirs to take.
-  expect(await voteLedger.LedgerModel.countDocuments({ pollId: sessionId, pending: true })).toBe(0);
+  expect(await voteLedger.RevisionModel.countDocuments({ tally: sessionId, pending: true })).toBe(0);
 });

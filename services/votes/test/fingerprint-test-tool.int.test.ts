@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { SessionId, TestVoteList, TestVoteRecord } from '@logovote/contracts';
-import { PollModel, VoteModel } from '@logovote/models';
+import { PollModel, VoterSeatModel } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { TestSessionModel, TestVoteModel } from '../src/models/fingerprint-test';
@@ -23,7 +23,7 @@ const config = loadConfig({ MONGODB_URI: testDatabaseUri('fp_tool'), CSRF_SECRET
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [TestSessionModel, TestVoteModel, PollModel, VoteModel]);
+  await connectTestDatabase(config.MONGODB_URI, [TestSessionModel, TestVoteModel, PollModel, VoterSeatModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
@@ -127,7 +127,7 @@ it('keeps test data apart from real polls and votes', async () => {
   await request(server).post('/test/fingerprint/session').expect(201);
   await testVote(newFingerprint()).expect(201);
   expect(await PollModel.countDocuments()).toBe(0);
-  expect(await VoteModel.countDocuments()).toBe(0);
+  expect(await VoterSeatModel.countDocuments()).toBe(0);
   const sessionId = (await TestSessionModel.findOne().lean())?._id ?? '';
   const asPoll = await request(server).get(`/api/sessions/${sessionId}/my-vote`).set('X-Client-Fingerprint', newFingerprint());
   expect(asPoll.status).toBe(404);

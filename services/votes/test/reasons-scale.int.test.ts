@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ReasonsPage } from '@logovote/contracts';
-import { PollModel, VoteModel, VoteReasonModel, allReasons, insertReasonsInBulk, voteLedger } from '@logovote/models';
+import { PollModel, VoterSeatModel, VoteReasonModel, allReasons, insertReasonsInBulk, voteLedger } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -40,7 +40,7 @@ measure(`reasons at ${STORED} stored in one poll`, () => {
   });
   let server: Server;
   beforeAll(async () => {
-    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, VoteReasonModel]);
+    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, VoteReasonModel]);
     server = createServer(buildApp({ logger: silentLogger, config }).callback());
   });
   afterAll(dropTestDatabase);

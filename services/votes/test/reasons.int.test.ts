@@ -3,7 +3,7 @@ import request from 'supertest';
 import { MAX_REASON_LENGTH, REASON_MESSAGES, ReasonsPage, VOTING_CLOSED } from '@logovote/contracts';
 import {
   PollModel,
-  VoteModel,
+  VoterSeatModel,
   VoteReasonModel,
   VoterCookieModel,
   hasVoteData,
@@ -42,7 +42,13 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, voteLedger.TallyModel, VoteReasonModel]);
+  await connectTestDatabase(config.MONGODB_URI, [
+    PollModel,
+    VoterSeatModel,
+    voteLedger.RevisionModel,
+    voteLedger.StepModel,
+    VoteReasonModel,
+  ]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import request from 'supertest';
 import {
   PollModel,
-  PollModerationModel,
+  PollStatusModel,
   PollReportModel,
-  VoteModel,
+  VoterSeatModel,
   insertReportsInBulk,
-  readModerationState,
-  reportedPollEntries,
+  readPollStatus,
+  pollsAwaitingReview,
   reportsOfAddressSince,
   reportsOfRound,
   voteLedger,
@@ -51,7 +51,7 @@ measure(`reports at ${POLLS * PER_POLL} stored`, () => {
   });
   let server: Server;
   beforeAll(async () => {
-    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, PollReportModel, PollModerationModel]);
+    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, PollReportModel, PollStatusModel]);
     server = createServer(buildApp({ logger: silentLogger, config }).callback());
   });
   afterAll(dropTestDatabase);
@@ -80,7 +80,7 @@ measure(`reports at ${POLLS * PER_POLL} stored`, () => {
     const votes: number[] = [];
     for (let n = 0; n < READS; n++) {
       const pollId = pollIds[Math.floor(Math.random() * POLLS)]!;
-      state.push((await timed(() => readModerationState(pollId)))[1]);
+      state.push((await timed(() => readPollStatus(pollId)))[1]);
       round.push((await timed(() => reportsOfRound(pollId, 0)))[1]);
       address.push((await timed(() => reportsOfAddressSince(`address-${n * 7}`, new Date())))[1]);
       const ip = `10.8.${Math.floor(n / 200)}.${n % 200}`;
@@ -111,12 +111,12 @@ measure(`reports at ${POLLS * PER_POLL} stored`, () => {
       );
     }
     expect(await PollReportModel.countDocuments({ pollId: sessionId })).toBe(READS);
-    const [entries, listMs] = await timed(() => reportedPollEntries());
+    const [entries, listMs] = await timed(() => pollsAwaitingReview());
     expect(entries.length).toBe(POLLS + 1);
 
     const figures = {
       stored: { reports: POLLS * PER_POLL + READS, reportedPolls: POLLS + 1, loadMs: Math.round(loadMs) },
-      readModerationState: summary(state),
+      readPollStatus: summary(state),
       reportsOfRound: summary(round),
       reportsOfAddressSince: summary(address),
       postReport: summary(reports),

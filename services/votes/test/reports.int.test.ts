@@ -4,13 +4,13 @@ import { POLL_HIDDEN, REPORT_MESSAGES } from '@logovote/contracts';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import {
   PollModel,
-  PollModerationModel,
+  PollStatusModel,
   PollReportModel,
-  VoteModel,
+  VoterSeatModel,
   currentVote,
   hasVoteData,
   purgeVotesOfDeletedPolls,
-  readModerationState,
+  readPollStatus,
   recordReview,
   reportsOfRound,
   voteLedger,
@@ -47,7 +47,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, PollReportModel, PollModerationModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, PollReportModel, PollStatusModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
@@ -77,6 +77,10 @@ function vote(sessionId: string, logoId: string, ip = '10.99.0.1') {
 }
 
 /** Reports from `count` addresses of their own. */
+/** The versions of a poll's status left stored (one at rest). */
+const statusVersions = async (pollId: string) =>
+  (await PollStatusModel.find({ key: pollId }, { seq: 1, _id: 0 }).lean()).map((version) => version.seq);
+
 async function reportFromAddresses(sessionId: string, count: number): Promise<void> {
   for (let index = 0; index < count; index++) await report(sessionId, { category: 'violence' }, newAddress()).expect(200);
 }
@@ -94,7 +98,7 @@ describe('reporting a poll', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ category: 'human-faces', note: 'A photo of a real person' });
     expect(JSON.stringify(stored)).not.toContain(ip);
-    expect(await readModerationState(sessionId)).toMatchObject({ round: 0, hidden: false });
+    expect(await readPollStatus(sessionId)).toMatchObject({ round: 0, hidden: false });
   });
 
   it('counts a repeat from the same address once and answers it the same', async () => {
@@ -176,11 +180,11 @@ describe('hiding a reported poll', () => {
     const { sessionId, logoIds } = await createPoll();
     await vote(sessionId, logoIds[0]!).expect(200);
     await reportFromAddresses(sessionId, TO_HIDE - 1);
-    expect((await readModerationState(sessionId)).hidden).toBe(false);
+    expect((await readPollStatus(sessionId)).hidden).toBe(false);
     await vote(sessionId, logoIds[1]!, '10.99.0.2').expect(200);
 
     await reportFromAddresses(sessionId, 1);
-    expect((await readModerationState(sessionId)).hidden).toBe(true);
+    expect((await readPollStatus(sessionId)).hidden).toBe(true);
     const refused = await vote(sessionId, logoIds[0]!, '10.99.0.3');
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ message: POLL_HIDDEN });
@@ -190,16 +194,17 @@ describe('hiding a reported poll', () => {
         [logoIds[1], 1],
       ]),
     );
-    // Reports keep coming in (counted once per address) without a second hiding.
+    // Reports keep coming in (counted once per address) without a second hiding: the status is as it was
+    // (version 1 marked it reported, version 2 hid it).
     await reportFromAddresses(sessionId, 1);
-    expect(await PollModerationModel.countDocuments({ pollId: sessionId, kind: 'hidden' })).toBe(1);
+    expect(await statusVersions(sessionId)).toEqual([2]);
   });
 
   it('hides once when the threshold is crossed by concurrent reports', async () => {
     const { sessionId } = await createPoll();
     await Promise.all(Array.from({ length: TO_HIDE + 2 }, () => report(sessionId, { category: 'hateful' }, newAddress()).expect(200)));
-    expect(await readModerationState(sessionId)).toMatchObject({ round: 0, hidden: true });
-    expect(await PollModerationModel.countDocuments({ pollId: sessionId, kind: 'hidden' })).toBe(1);
+    expect(await readPollStatus(sessionId)).toMatchObject({ round: 0, hidden: true });
+    expect(await statusVersions(sessionId)).toEqual([2]);
   });
 
   it('takes back a vote written while the poll got hidden (the race) and refuses it', async () => {
@@ -227,22 +232,22 @@ describe('hiding a reported poll', () => {
     const { sessionId, logoIds } = await createPoll();
     const reporters = [newAddress(), newAddress(), newAddress()];
     for (const ip of reporters) await report(sessionId, { category: 'nudity' }, ip).expect(200);
-    expect((await readModerationState(sessionId)).hidden).toBe(true);
+    expect((await readPollStatus(sessionId)).hidden).toBe(true);
 
     expect(await recordReview(sessionId, 0)).toBe(1);
-    expect(await readModerationState(sessionId)).toEqual({ round: 1, hidden: false, reportedAt: null });
+    expect(await readPollStatus(sessionId)).toMatchObject({ round: 1, hidden: false, reportedAt: null });
     await vote(sessionId, logoIds[0]!).expect(200);
 
     // The same addresses may report again in the new round; the poll hides at the threshold again.
     await report(sessionId, { category: 'nudity' }, reporters[0]!).expect(200);
     await report(sessionId, { category: 'nudity' }, reporters[1]!).expect(200);
-    expect(await readModerationState(sessionId)).toMatchObject({ round: 1, hidden: false });
+    expect(await readPollStatus(sessionId)).toMatchObject({ round: 1, hidden: false });
     await report(sessionId, { category: 'nudity' }, reporters[2]!).expect(200);
-    expect(await readModerationState(sessionId)).toMatchObject({ round: 1, hidden: true });
+    expect(await readPollStatus(sessionId)).toMatchObject({ round: 1, hidden: true });
     expect((await vote(sessionId, logoIds[1]!, '10.99.0.9')).status).toBe(409);
   });
 
-  it("removes a deleted poll's reports and moderation entries with its votes", async () => {
+  it("removes a deleted poll's reports with its votes", async () => {
     const doomed = await createPoll();
     const kept = await createPoll();
     for (const poll of [doomed, kept]) await reportFromAddresses(poll.sessionId, TO_HIDE);
@@ -251,8 +256,7 @@ describe('hiding a reported poll', () => {
     await purgeVotesOfDeletedPolls();
     expect(await hasVoteData(doomed.sessionId)).toBe(false);
     expect(await PollReportModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
-    expect(await PollModerationModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
     expect(await PollReportModel.countDocuments({ pollId: kept.sessionId })).toBe(TO_HIDE);
-    expect((await readModerationState(kept.sessionId)).hidden).toBe(true);
+    expect((await readPollStatus(kept.sessionId)).hidden).toBe(true);
   });
 });

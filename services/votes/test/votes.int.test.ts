@@ -5,7 +5,7 @@ import { VOTING_CLOSED } from '@logovote/contracts';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import {
   PollModel,
-  VoteModel,
+  VoterSeatModel,
   VoterCookieModel,
   currentVote,
   hasVoteData,
@@ -43,7 +43,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoteModel, voteLedger.LedgerModel, voteLedger.TallyModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, voteLedger.StepModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
@@ -96,7 +96,7 @@ describe('my-vote and vote', () => {
     expect((await myVote(sessionId, fingerprint)).body).toEqual({ hasVoted: true, logoId: logoIds[2] });
     // The count includes the change as soon as it is acknowledged.
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[2], 1]]));
-    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(1);
+    expect(await VoterSeatModel.countDocuments({ pollId: sessionId })).toBe(1);
   });
 
   it('keeps polls apart: a vote in one poll is not a vote in another', async () => {
@@ -178,7 +178,7 @@ describe('refusals', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message });
     }
-    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(0);
+    expect(await VoterSeatModel.countDocuments({ pollId: sessionId })).toBe(0);
   });
 
   it('refuses a logo of another poll, or no logo, with 400', async () => {
@@ -194,7 +194,7 @@ describe('refusals', () => {
       .send({});
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ message: 'logoId: logoId is required' });
-    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(0);
+    expect(await VoterSeatModel.countDocuments({ pollId: sessionId })).toBe(0);
   });
 
   it('refuses a body that is not JSON with 415, and malformed JSON with 400', async () => {
@@ -224,7 +224,7 @@ describe('refusals', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: CSRF_REJECTED });
     }
-    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(0);
+    expect(await VoterSeatModel.countDocuments({ pollId: sessionId })).toBe(0);
   });
 
   it('answers 404 for a poll that does not exist, or is still being created or being deleted', async () => {
@@ -243,7 +243,7 @@ describe('refusals', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: 'Voting session not found' });
     }
-    expect(await VoteModel.countDocuments({ pollId: { $in: [unknown, creating.sessionId, deleting.sessionId] } })).toBe(0);
+    expect(await VoterSeatModel.countDocuments({ pollId: { $in: [unknown, creating.sessionId, deleting.sessionId] } })).toBe(0);
   });
 });
 
@@ -252,7 +252,7 @@ describe('network addresses', () => {
     const { sessionId, logoIds } = await createPoll();
     const fingerprint = newFingerprint();
     await vote(sessionId, logoIds[0]!, fingerprint, '203.0.113.77').expect(200);
-    const stored = await VoteModel.findOne({ pollId: sessionId, fingerprint }).lean();
+    const stored = await VoterSeatModel.findOne({ pollId: sessionId, fingerprint }).lean();
     expect(stored?.ipHash).toBe(createHmac('sha256', TEST_IP_HASH_SALT).update('203.0.113.77').digest('hex'));
     expect(JSON.stringify(stored)).not.toContain('203.0.113');
   });
@@ -308,7 +308,7 @@ describe('network addresses', () => {
     const statuses = results.map((res) => res.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(CAP);
     expect(statuses.filter((status) => status === 429)).toHaveLength(30 - CAP);
-    expect(await VoteModel.countDocuments({ pollId: sessionId })).toBe(CAP);
+    expect(await VoterSeatModel.countDocuments({ pollId: sessionId })).toBe(CAP);
   });
 });
 

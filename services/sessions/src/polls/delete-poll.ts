@@ -3,7 +3,7 @@ import {
   PollContactModel,
   PollModel,
   deleteLogoFiles,
-  deleteVotingState,
+  deletePollStatus,
   hasVoteData,
   signalPollVisibility,
   unlistPoll,
@@ -57,7 +57,7 @@ export async function deletePoll(store: ObjectStore, pollId: string, options: De
   // The logos and the link preview made from them (docs/sharing.md).
   const objects = await removeLogoObjects(store, [...poll.logos.map((logo) => logo.filename), previewObjectName(pollId)]);
   await unlistPoll(pollId);
-  await deleteVotingState(pollId);
+  await deletePollStatus(pollId);
   await deleteLogoFiles(pollId);
   if (await waitForOwners(pollId, options.waitMs ?? OWNERS_WAIT_MS)) await PollModel.deleteOne({ _id: pollId });
   return { logos: poll.logos.length, votes, objects };

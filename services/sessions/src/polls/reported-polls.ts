@@ -1,14 +1,5 @@
 import { REPORTED_POLL_NOTES, type ReportCategory, type ReportedPoll } from '@logovote/contracts';
-import {
-  PollModel,
-  activePoll,
-  hiddenPollIds,
-  readModerationState,
-  reportedPollEntries,
-  reportsOfRound,
-  type Poll,
-  voteLedger,
-} from '@logovote/models';
+import { PollModel, activePoll, pollsAwaitingReview, readPollStatus, reportsOfRound, type Poll, voteLedger } from '@logovote/models';
 import { logosWithCounts } from './vote-counts';
 
 /** Polls the admin list shows at most: the hidden ones first, then the most recently reported. */
@@ -16,7 +7,7 @@ export const REPORTED_POLLS_SHOWN = 100;
 
 /** One poll of the admin list, or null when it has no reports in its current round (or is gone). */
 async function reportedPoll(pollId: string): Promise<ReportedPoll | null> {
-  const [poll, state] = await Promise.all([PollModel.findOne(activePoll(pollId)).lean<Poll>(), readModerationState(pollId)]);
+  const [poll, state] = await Promise.all([PollModel.findOne(activePoll(pollId)).lean<Poll>(), readPollStatus(pollId)]);
   if (!poll || state.reportedAt === null) return null;
   const [reports, counts] = await Promise.all([reportsOfRound(pollId, state.round), voteLedger.readCounts(pollId)]);
   if (reports.length === 0) return null;
@@ -41,14 +32,15 @@ async function reportedPoll(pollId: string): Promise<ReportedPoll | null> {
 
 /**
  * The polls with reports since their last review (GET /api/admin/reports), hidden ones first, then by
- * their newest report. Reads the 'reported' and 'hidden' entries by equality on their kind, then three
- * equality lookups per poll shown: what it reads grows with the polls awaiting review, not with the
- * polls or reports stored.
+ * their newest report. Reads the statuses awaiting review by equality, then three equality lookups per
+ * poll shown: what it reads grows with the polls awaiting review, not with the polls or reports stored.
  */
 export async function listReportedPolls(): Promise<ReportedPoll[]> {
-  const [reported, hidden] = await Promise.all([reportedPollEntries(), hiddenPollIds()]);
+  const awaiting = await pollsAwaitingReview();
   // A hidden poll is always shown; the others while there is room, the most recently reported first.
-  const candidates = [...new Set([...hidden, ...reported.map((entry) => entry.pollId)])].slice(0, REPORTED_POLLS_SHOWN);
+  const candidates = [...awaiting.filter((poll) => poll.hidden), ...awaiting.filter((poll) => !poll.hidden)]
+    .map((poll) => poll.pollId)
+    .slice(0, REPORTED_POLLS_SHOWN);
   const polls = (await Promise.all(candidates.map(reportedPoll))).filter((poll): poll is ReportedPoll => poll !== null);
   return polls.sort((a, b) => Number(b.hidden) - Number(a.hidden) || b.lastReportAt.localeCompare(a.lastReportAt));
 }

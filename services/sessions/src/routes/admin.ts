@@ -16,7 +16,7 @@ import {
   activePoll,
   countListedPolls,
   listedPolls,
-  readModerationState,
+  readPollStatus,
   readPollContact,
   recordReview,
   voteLedger,
@@ -43,7 +43,7 @@ export function adminRouter(store: ObjectStore): Router {
     const [counts, contacts, moderation] = await Promise.all([
       Promise.all(polls.map((poll) => voteLedger.readCounts(poll._id))),
       Promise.all(polls.map((poll) => readPollContact(poll._id))),
-      Promise.all(polls.map((poll) => readModerationState(poll._id))),
+      Promise.all(polls.map((poll) => readPollStatus(poll._id))),
     ]);
     const body: AdminPoll[] = polls.map((poll, index) => {
       const logos = logosWithCounts(poll.logos, counts[index]);
@@ -92,7 +92,7 @@ export function adminRouter(store: ObjectStore): Router {
     const { round } = parseJsonBody(ctx, ReviewRequest);
     const pollId = SessionId.safeParse(ctx.params.pollId).data;
     if (!pollId || (await PollModel.exists(activePoll(pollId))) === null) throw new HttpError(404, POLL_NOT_FOUND);
-    const state = await readModerationState(pollId);
+    const state = await readPollStatus(pollId);
     if (round > state.round) throw new HttpError(409, REVIEW_ROUND_UNKNOWN);
     // A round reviewed already (a repeated click, or another admin) answers the state as it is.
     const reviewed = round === state.round ? { round: await recordReview(pollId, round), hidden: false } : state;

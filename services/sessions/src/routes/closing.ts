@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, SESSION_NOT_FOUND, type VotingStateChange } from '@logovote/contracts';
-import { PollModel, activePoll, deleteVotingState, isCreatorTokenOf, recordVotingState } from '@logovote/models';
+import { PollModel, activePoll, deletePollStatus, isCreatorTokenOf, recordVotingState } from '@logovote/models';
 import { HttpError, requireCsrf } from '@logovote/service-kit';
 import { activePollOr404 } from './requested-poll';
 
@@ -23,7 +23,7 @@ export function closingRouter(csrfSecret: string): Router {
       // A deletion that began meanwhile has already removed the poll's state, or is about to: what this wrote
       // must not outlive the poll.
       if (!(await PollModel.exists(activePoll(pollId)))) {
-        await deleteVotingState(pollId);
+        await deletePollStatus(pollId);
         throw new HttpError(404, SESSION_NOT_FOUND);
       }
       const body: VotingStateChange = {

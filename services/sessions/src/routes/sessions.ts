@@ -17,7 +17,7 @@ import {
   voterLogoOrder,
 } from '@logovote/contracts';
 import { UploadRejected, multipartUpload, receivedUpload, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
-import { PollModel, activePoll, hashCreatorToken, newCreatorToken, readModerationState, readVotingState } from '@logovote/models';
+import { PollModel, activePoll, hashCreatorToken, newCreatorToken, readPollStatus } from '@logovote/models';
 import {
   HttpError,
   derivedKey,
@@ -150,17 +150,13 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   router.get('/api/sessions/:sessionId', async (ctx) => {
     const { voter } = parseInput(SessionLookupQuery, ctx.query);
     const poll = await activePollOr404(ctx.params.sessionId);
-    const [counts, voting, moderation] = await Promise.all([
-      voteCounts(poll._id),
-      readVotingState(poll._id),
-      readModerationState(poll._id),
-    ]);
+    const [counts, status] = await Promise.all([voteCounts(poll._id), readPollStatus(poll._id)]);
     const csrfToken = issueCsrfToken(ctx, csrfSecret, poll._id);
     // Additive (docs/closing.md): only a closed poll says so, so an open poll's view is the spec's.
-    const votingState = voting.closedAt ? { closed: true, closedAt: voting.closedAt.toISOString() } : {};
+    const votingState = status.closedAt ? { closed: true, closedAt: status.closedAt.toISOString() } : {};
     const logos = logosWithCounts(poll.logos, counts);
     const shuffled = poll.logoOrder === 'shuffled';
-    const body: SessionViewWithVotingState & ModerationState = moderation.hidden
+    const body: SessionViewWithVotingState & ModerationState = status.hidden
       ? // Hidden pending review (docs/moderation.md): the spec's shape with nothing of the poll's content (no
         // logos, file names, counts or question) and `hidden: true`; the admin reviews it through /api/admin/.
         { sessionId: poll._id, logos: [], totalVotes: 0, csrfToken, ...votingState, hidden: true }

@@ -1,35 +1,24 @@
-import { Schema, model } from 'mongoose';
-import { isDuplicateKey } from '@logovote/models';
+import { timeBucketedLog } from '@logovote/models';
 
 /**
- * Proofs of work already used, by their challenge's nonce, so each counts once. Insert-only; kept
- * until the challenge expires (after that, its proof is refused as expired anyway).
+ * Proofs of work already used, by their challenge's nonce, so each counts once: claimed once, kept
+ * until the challenge expires (after that, its proof is refused as expired anyway). A time-bucketed log
+ * by the hour the challenge expires, swept whole hours at a time.
  */
-const spentProofSchema = new Schema(
-  {
-    /** The challenge's nonce. */
-    _id: { type: String, required: true },
-    pollId: { type: String, required: true },
-    expiresAt: { type: Date, required: true },
-  },
-  { collection: 'spent_proofs', versionKey: false },
-);
-spentProofSchema.index({ expiresAt: 1 });
-
-const SpentProofModel = model('SpentProof', spentProofSchema);
+const spentProofs = timeBucketedLog<{ pollId: string }>({
+  name: 'spent-proofs',
+  collection: 'spent_proofs',
+  model: 'SpentProof',
+  fields: { pollId: { type: String, required: true } },
+  spansMs: [60 * 60 * 1000],
+});
 
 /** Records a proof as used: false when it was used before. */
 export async function spendProof(nonce: string, pollId: string, expiresAt: Date): Promise<boolean> {
-  try {
-    await SpentProofModel.create({ _id: nonce, pollId, expiresAt });
-    return true;
-  } catch (error: unknown) {
-    if (isDuplicateKey(error)) return false;
-    throw error;
-  }
+  return spentProofs.append(nonce, { pollId }, expiresAt);
 }
 
-/** Forgets the proofs whose challenges have expired; resolves with how many. */
+/** Forgets the proofs whose challenges have expired (whole hours of them); resolves with how many. */
 export async function forgetExpiredProofs(now = new Date()): Promise<number> {
-  return (await SpentProofModel.deleteMany({ expiresAt: { $lt: now } })).deletedCount;
+  return spentProofs.sweep(now.getTime());
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { REASON_MESSAGES, ReasonRequest, ReasonsQuery, type ReasonResponse, type ReasonsPage } from '@logovote/contracts';
-import { currentVote, dropReasons, insertReason, ledgerEntryId, readReasons, voteLedger } from '@logovote/models';
+import { currentVote, dropReasons, insertReason, readReasons, voteLedger } from '@logovote/models';
 import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf } from '@logovote/service-kit';
 import { requireFingerprint } from '../fingerprint';
 import { maskProfanity } from '../profanity';
@@ -35,7 +35,7 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     if (stored === 'busy') throw new HttpError(503, 'Many reasons are being sent right now. Please try again.');
     // A vote change that dropped this voter's reasons before ours was stored: ours explains a choice no
     // longer held (cast-vote drops after its change too, so one of the two always sees the other).
-    if (await voteLedger.LedgerModel.exists({ _id: ledgerEntryId(voteId, vote.rev + 1) })) {
+    if ((await voteLedger.head(voteId)).rev > vote.rev) {
       await dropReasons(voteId, vote.rev);
       throw new HttpError(409, REASON_MESSAGES.voteChanged);
     }

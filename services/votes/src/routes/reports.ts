@@ -5,7 +5,7 @@ import {
   hasReported,
   hideIfReportedEnough,
   insertReport,
-  readModerationState,
+  readPollStatus,
   reportKey,
   reportsOfAddressSince,
   withdrawReport,
@@ -42,7 +42,7 @@ export function reportsRouter(options: ReportsRouteOptions): Router {
     const poll = await findActivePoll(ctx.params.sessionId, ['_id']);
     if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
     const ipHash = hashIp(options.ipHashSalt, ctx.ip);
-    const { round } = await readModerationState(poll._id);
+    const { round } = await readPollStatus(poll._id);
     const body: ReportResponse = { sessionId: poll._id, reported: true };
     ctx.set('Cache-Control', 'no-store');
     // A repeat answers as the first report did, without counting again or using up the rate.

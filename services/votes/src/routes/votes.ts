@@ -66,15 +66,17 @@ export function votesRouter(options: VotesRouteOptions): Router {
     const { logoId } = parseJsonBody(ctx, VoteRequest);
     const poll = await findPoll(ctx.params.sessionId);
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
-    await refuseVoteIfClosed(poll._id);
+    const voter = await voterOf(ctx, poll._id, fingerprint);
+    // The first look at the poll's status and the voter's vote, together.
+    const [, current] = await Promise.all([refuseVoteIfClosed(poll._id), currentVote(voter.voteId)]);
     const policy = poll.sharedNetwork ? options.addressPolicies.sharedNetwork : options.addressPolicies.standard;
     const proof = ctx.get(VOTE_PROOF_HEADER);
     const provenLevel = proof ? await options.proofOfWork.spend(proof, poll._id) : 0;
-    const voter = await voterOf(ctx, poll._id, fingerprint);
     const cast = await castVote(
       { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash },
       policy.seats,
       provenLevel,
+      current,
     );
     if (cast.outcome === 'address-limit') {
       throw new HttpError(
@@ -95,12 +97,14 @@ export function votesRouter(options: VotesRouteOptions): Router {
       ctx.body = body;
       return;
     }
-    await withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, cast.written);
+    await Promise.all([
+      withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, cast.written),
+      // From now on this browser finds its vote from any address (this voter's, whether or not the poll still takes votes).
+      voter.bound ? undefined : bindVoterCookie(poll._id, voter.cookieHash, voter.voteId),
+    ]);
     // Live results pages learn of the change from this signal (docs/live-results.md). The vote stands without
     // it: those pages then show it with the next vote's update or on reload.
     await signalVoteChange(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live results signal not written'));
-    // From now on this browser finds its vote from any address.
-    if (!voter.bound) await bindVoterCookie(poll._id, voter.cookieHash, voter.voteId);
     const body: VoteResponse = { logoId };
     ctx.body = body;
   });

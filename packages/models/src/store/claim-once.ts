@@ -1,0 +1,25 @@
+/**
+ * Claim-once: an insert under a unique key, which exactly one of any number of racing writers wins, on
+ * MongoDB and on FerretDB alike (PostgreSQL enforces FerretDB's unique indexes). Every other primitive
+ * here decides its races with it. Cost: one insert. Limits: it decides who wrote first, nothing more; a
+ * loser that needs the winner's document reads it itself.
+ */
+
+const DUPLICATE_KEY = 11000;
+
+/** Whether a write was refused because a document with one of its unique keys exists. */
+export const isDuplicateKey = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === DUPLICATE_KEY;
+
+/** Inserts `document`: true when this call wrote it, false when a document with one of its unique keys was there. */
+export async function claimOnce(
+  model: { create(document: Record<string, unknown>): Promise<unknown> },
+  document: Record<string, unknown>,
+): Promise<boolean> {
+  try {
+    await model.create(document);
+    return true;
+  } catch (error: unknown) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,270 @@
+import { Schema, model } from 'mongoose';
+import { claimOnce } from './claim-once';
+
+/**
+ * Exact tally: how many members of a tally hold each value, exact under any concurrency, on MongoDB and
+ * on FerretDB, without transactions, `$inc` or read-modify-write (FerretDB 1.x loses concurrent updates
+ * of one document). docs/vote-counts.md explains it for votes (tally: a poll; member: a voter; value: a
+ * logo); the poll count uses it too (tally 'polls'; member: a poll; value 'listed').
+ *
+ * - A member's value changes by revisions, claimed once each under `<member>#<rev>`: rev 1 moves it from
+ *   null, each later one from the previous value, `to: null` takes it back. Two writers of one member
+ *   cannot both write revision n, so revisions always chain and no change counts twice.
+ * - Revisions are `pending` until a fold adds them to a step: `<tally>#<seq>`, the counts after the
+ *   revisions it lists in `folded`. Folders race for a step by claiming its seq; the loser gives up.
+ * - Counts = the newest step + the pending revisions no kept step lists. Pending are read before steps,
+ *   so a revision folded in between is found in its step's list and counted once.
+ *
+ * Cost: a write is one insert; a member's value is one equality lookup (its revisions, usually one to
+ * three); a count is two equality lookups (pending revisions, then the few kept steps), reading at most
+ * the revisions since the last fold: folds run every second and at FOLD_BATCH pending.
+ * Stopped halfway: a revision is in or not; a step whose `pending` flags were not cleared is finished by
+ * the next fold, and readers skip what a kept step lists.
+ */
+
+export interface Revision {
+  tally: string;
+  member: string;
+  rev: number;
+  from: string | null;
+  to: string | null;
+}
+
+type Counts = Map<string, number>;
+
+const revisionId = (member: string, rev: number): string => `${member}#${rev}`;
+/** Zero-padded so that a tally's step keys sort in step order. */
+const stepId = (tally: string, seq: number): string => `${tally}#${String(seq).padStart(10, '0')}`;
+
+function applyRevisions(counts: Counts, revisions: Pick<Revision, 'from' | 'to'>[]): Counts {
+  const next = new Map(counts);
+  for (const { from, to } of revisions) {
+    if (from !== null) next.set(from, (next.get(from) ?? 0) - 1);
+    if (to !== null) next.set(to, (next.get(to) ?? 0) + 1);
+  }
+  for (const [value, count] of next) if (count === 0) next.delete(value);
+  return next;
+}
+
+/** A step is kept at least this long, so a reader that read pending revisions before it still finds it. */
+const STEP_KEPT_MS = 60_000;
+/** And the newest few, whatever their age. */
+const STEPS_KEPT = 3;
+/** A tally is folded once it has this many pending revisions, or one this old. */
+export const FOLD_BATCH = 32;
+const FOLD_AFTER_MS = 5_000;
+const FOLDS_AT_ONCE = 4;
+
+interface Step {
+  seq: number;
+  counts: Counts;
+  folded: string[];
+  at: Date;
+}
+
+/** A tally's revisions and steps, in two collections written by one service. */
+export function exactTally(names: { revisions: string; steps: string; model: string }) {
+  const revisionSchema = new Schema(
+    {
+      _id: { type: String, required: true },
+      tally: { type: String, required: true },
+      member: { type: String, required: true },
+      rev: { type: Number, required: true, min: 1 },
+      from: { type: String, default: null },
+      to: { type: String, default: null },
+      /** Present (true) until folded: the index then holds only what is still to fold. */
+      pending: { type: Boolean },
+      at: { type: Date, required: true, default: () => new Date() },
+    },
+    { collection: names.revisions, versionKey: false },
+  );
+  revisionSchema.index({ tally: 1, pending: 1 });
+  revisionSchema.index({ pending: 1 });
+  revisionSchema.index({ member: 1 });
+  const RevisionModel = model(`${names.model}Revision`, revisionSchema);
+
+  const stepSchema = new Schema(
+    {
+      _id: { type: String, required: true },
+      tally: { type: String, required: true },
+      seq: { type: Number, required: true, min: 1 },
+      /** Count per value (an array: values are data, not field names). */
+      counts: { type: [{ _id: false, value: { type: String, required: true }, count: { type: Number, required: true } }], required: true },
+      /** The revisions this step added. */
+      folded: { type: [String], required: true },
+      at: { type: Date, required: true, default: () => new Date() },
+    },
+    { collection: names.steps, versionKey: false },
+  );
+  stepSchema.index({ tally: 1 });
+  const StepModel = model(`${names.model}Step`, stepSchema);
+
+  /** Claims revision `rev` of a member; false when it exists already (another writer of the member was first). */
+  const append = (revision: Revision): Promise<boolean> =>
+    claimOnce(RevisionModel, { _id: revisionId(revision.member, revision.rev), ...revision, pending: true });
+
+  /** A member's revisions in order (one equality lookup). */
+  async function revisions(member: string): Promise<Revision[]> {
+    const found = await RevisionModel.find({ member }, { _id: 0, tally: 1, member: 1, rev: 1, from: 1, to: 1 }).lean<Revision[]>();
+    return found.sort((a, b) => a.rev - b.rev);
+  }
+
+  /** A member's newest revision and value (rev 0, null: none). */
+  async function head(member: string): Promise<{ rev: number; value: string | null }> {
+    const newest = (await revisions(member)).at(-1);
+    return newest ? { rev: newest.rev, value: newest.to } : { rev: 0, value: null };
+  }
+
+  async function steps(tally: string): Promise<Step[]> {
+    const rows = await StepModel.find({ tally }, { seq: 1, counts: 1, folded: 1, at: 1 }).lean();
+    return rows
+      .map((row) => ({
+        seq: row.seq,
+        counts: new Map(row.counts.map(({ value, count }) => [value, count])),
+        folded: row.folded,
+        at: row.at,
+      }))
+      .sort((a, b) => b.seq - a.seq);
+  }
+
+  const pendingRevisions = (tally: string) =>
+    RevisionModel.find({ tally, pending: true }, { from: 1, to: 1, at: 1 }).lean<
+      { _id: string; from: string | null; to: string | null; at: Date }[]
+    >();
+
+  /** Exact count per value (values counted zero are absent). */
+  async function readCounts(tally: string): Promise<Counts> {
+    // Pending first, steps second: see the module comment.
+    const pending = await pendingRevisions(tally);
+    const kept = await steps(tally);
+    const folded = new Set(kept.flatMap((step) => step.folded));
+    return applyRevisions(
+      kept[0]?.counts ?? new Map(),
+      pending.filter((revision) => !folded.has(revision._id)),
+    );
+  }
+
+  /** When a tally last changed (its newest step or pending revision), or null if it never did. */
+  async function lastChangeAt(tally: string): Promise<Date | null> {
+    const [kept, pending] = await Promise.all([steps(tally), pendingRevisions(tally)]);
+    const times = [...kept, ...pending].map((item) => item.at.getTime());
+    return times.length === 0 ? null : new Date(Math.max(...times));
+  }
+
+  /** Whether anything of a tally is stored. */
+  async function hasTally(tally: string): Promise<boolean> {
+    return (await RevisionModel.exists({ tally })) !== null || (await StepModel.exists({ tally })) !== null;
+  }
+
+  /** How many revisions wait for a fold, over all tallies. */
+  const countPending = (): Promise<number> => RevisionModel.countDocuments({ pending: true });
+
+  async function markFolded(tally: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    // The filter FerretDB can send to PostgreSQL (tally, pending) keeps the scan to this tally's pending revisions.
+    await RevisionModel.updateMany({ tally, pending: true, _id: { $in: ids } }, { $unset: { pending: 1 } });
+  }
+
+  /**
+   * Claims the step after `kept[0]` counting `revisions` (those it lists in `folded`; revisions written
+   * already folded are counted unlisted), then prunes steps no reader can still need. False when another
+   * folder claimed that step first.
+   */
+  async function addStep(
+    tally: string,
+    kept: Step[],
+    revisions: Pick<Revision, 'from' | 'to'>[],
+    folded: string[],
+    now: Date,
+  ): Promise<boolean> {
+    const newest = kept[0];
+    const seq = (newest?.seq ?? 0) + 1;
+    const counts = [...applyRevisions(newest?.counts ?? new Map(), revisions)].map(([value, count]) => ({ value, count }));
+    if (!(await claimOnce(StepModel, { _id: stepId(tally, seq), tally, seq, counts, folded, at: now }))) return false;
+    await markFolded(tally, folded);
+    const prunable = kept.slice(STEPS_KEPT - 1).filter((step) => now.getTime() - step.at.getTime() > STEP_KEPT_MS);
+    for (const step of prunable) await StepModel.deleteOne({ _id: stepId(tally, step.seq) });
+    return true;
+  }
+
+  /**
+   * Folds a tally's pending revisions into a new step. Any number of folders may run at once (replicas):
+   * one wins each step, and a step whose folder stopped is finished by the next. Resolves with how many
+   * revisions this call folded.
+   */
+  async function fold(tally: string, now: Date = new Date()): Promise<number> {
+    const kept = await steps(tally);
+    // Finish the previous fold first: its revisions must stop looking pending before a new step lists others.
+    if (kept[0]) await markFolded(tally, kept[0].folded);
+    const alreadyFolded = new Set(kept.flatMap((step) => step.folded));
+    const pending = (await pendingRevisions(tally)).filter((revision) => !alreadyFolded.has(revision._id));
+    if (pending.length === 0) return 0;
+    const folded = pending.map((revision) => revision._id);
+    return (await addStep(tally, kept, pending, folded, now)) ? folded.length : 0;
+  }
+
+  /**
+   * Writes many members' revisions of one tally already folded, with one step that counts them (bulk
+   * loads: fixtures and the benchmark's million votes). Readers see them all at once, when the step is in.
+   */
+  async function appendFolded(tally: string, revisions: Omit<Revision, 'tally'>[], now: Date = new Date()): Promise<void> {
+    await RevisionModel.insertMany(
+      revisions.map((revision) => ({ _id: revisionId(revision.member, revision.rev), tally, ...revision, at: now })),
+    );
+    while (!(await addStep(tally, await steps(tally), revisions, [], now))) {
+      // another folder took that step: count ours in the next one
+    }
+  }
+
+  /** Writes many members' revisions pending, for the folder (fixtures). */
+  async function appendPending(revisions: Revision[], now: Date = new Date()): Promise<void> {
+    await RevisionModel.insertMany(
+      revisions.map((revision) => ({ _id: revisionId(revision.member, revision.rev), ...revision, pending: true, at: now })),
+    );
+  }
+
+  /** One pass of a folder: folds every tally with enough pending revisions, or old ones. */
+  async function foldDue(now: Date = new Date()): Promise<number> {
+    const pending = await RevisionModel.find({ pending: true }, { tally: 1, at: 1 }).limit(20_000).lean<{ tally: string; at: Date }[]>();
+    const byTally = new Map<string, { count: number; oldest: number }>();
+    for (const revision of pending) {
+      const entry = byTally.get(revision.tally) ?? { count: 0, oldest: Infinity };
+      entry.count += 1;
+      entry.oldest = Math.min(entry.oldest, revision.at.getTime());
+      byTally.set(revision.tally, entry);
+    }
+    const due = [...byTally]
+      .filter(([, { count, oldest }]) => count >= FOLD_BATCH || now.getTime() - oldest >= FOLD_AFTER_MS)
+      .map(([tally]) => tally);
+    // A few tallies at a time: under load a lone folder's queries wait behind the voters' and it falls behind.
+    let folded = 0;
+    const worker = async () => {
+      for (let tally = due.pop(); tally !== undefined; tally = due.pop()) folded += await fold(tally, now);
+    };
+    await Promise.all(Array.from({ length: FOLDS_AT_ONCE }, worker));
+    return folded;
+  }
+
+  /** Removes a tally's revisions and steps; resolves with how many revisions went. */
+  async function deleteTally(tally: string): Promise<number> {
+    const [removed] = await Promise.all([RevisionModel.deleteMany({ tally }), StepModel.deleteMany({ tally })]);
+    return removed.deletedCount;
+  }
+
+  return {
+    RevisionModel,
+    StepModel,
+    append,
+    appendFolded,
+    appendPending,
+    revisions,
+    head,
+    readCounts,
+    lastChangeAt,
+    hasTally,
+    countPending,
+    fold,
+    foldDue,
+    deleteTally,
+  } as const;
+}

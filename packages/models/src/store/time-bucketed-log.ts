@@ -1,0 +1,114 @@
+import { Schema, model, type SchemaDefinition } from 'mongoose';
+import { claimOnce } from './claim-once';
+
+/**
+ * Time-bucketed log: records that are appended, read by time bucket and dropped whole buckets at a time
+ * when they age out. FerretDB 1.24 refuses TTL indexes and sends only equality filters to PostgreSQL
+ * (a range like `at < t` reads every row), so each record carries the key of its time bucket, and every
+ * bucket holding records has a marker (in `log_buckets`, shared by all logs): reading newest first and
+ * sweeping are equality lookups on bucket keys, whatever is stored.
+ *
+ * `spansMs` gives the bucket sizes, coarsest first: [hour] for one level, [hour, minute] to page through
+ * a busy hour a minute at a time. A marker names its parent bucket, so the buckets of one hour are one
+ * lookup. Records are swept by their coarsest bucket.
+ *
+ * Cost: an append is one insert per level for the markers (refused and ignored once a bucket has one)
+ * and one for the record; meant for rare writes (refusals, failed sign-ins, rate tickets), not votes; reading a bucket is one equality
+ * lookup; a sweep is a lookup of the log's coarsest markers and two deletes per aged-out bucket.
+ * Stopped halfway: markers go in before the record, so no record is in a bucket the sweep cannot find;
+ * the sweep removes a bucket's marker last.
+ */
+
+const markerSchema = new Schema(
+  {
+    /** `<log>|<span>|<bucket start>` */
+    _id: { type: String, required: true },
+    /** The log for a coarsest bucket, else the enclosing bucket's key. */
+    parent: { type: String, required: true },
+    start: { type: Number, required: true },
+  },
+  { collection: 'log_buckets', versionKey: false },
+);
+markerSchema.index({ parent: 1 });
+export const LogBucketModel = model('LogBucket', markerSchema);
+
+export interface Bucket {
+  key: string;
+  start: number;
+}
+
+const startOf = (at: number, spanMs: number) => Math.floor(at / spanMs) * spanMs;
+
+export function timeBucketedLog<Fields extends object>(options: {
+  /** The log's name among the markers. */
+  name: string;
+  collection: string;
+  model: string;
+  fields: SchemaDefinition;
+  indexed?: (keyof Fields & string)[];
+  spansMs: number[];
+}) {
+  const { name, spansMs } = options;
+  if (spansMs.length === 0) throw new Error('a time-bucketed log needs at least one bucket span');
+  const schema = new Schema(
+    {
+      _id: { type: String, required: true },
+      at: { type: Date, required: true },
+      /** The finest bucket's key (reads) and the coarsest's (sweeps). */
+      bucket: { type: String, required: true },
+      sweepBucket: { type: String, required: true },
+      ...options.fields,
+    },
+    { collection: options.collection, versionKey: false },
+  );
+  schema.index({ bucket: 1 });
+  if (spansMs.length > 1) schema.index({ sweepBucket: 1 });
+  for (const field of options.indexed ?? []) schema.index({ [field]: 1 });
+  const RecordModel = model(options.model, schema);
+
+  const keyOf = (level: number, start: number) => `${name}|${spansMs[level]}|${start}`;
+  const bucketKeys = (at: number) => spansMs.map((span, level) => keyOf(level, startOf(at, span)));
+  async function mark(at: number): Promise<void> {
+    const keys = bucketKeys(at);
+    await Promise.all(
+      keys.map((key, level) =>
+        claimOnce(LogBucketModel, { _id: key, parent: level === 0 ? name : keys[level - 1]!, start: startOf(at, spansMs[level]!) }),
+      ),
+    );
+  }
+
+  /** Appends a record under its unique `_id`: false when a record with that `_id` exists (it counts once). */
+  async function append(id: string, fields: Fields, at: Date = new Date()): Promise<boolean> {
+    await mark(at.getTime());
+    const keys = bucketKeys(at.getTime());
+    return claimOnce(RecordModel, { _id: id, at, bucket: keys.at(-1)!, sweepBucket: keys[0]!, ...fields });
+  }
+
+  /** The buckets under `parent` (the log: its coarsest buckets), newest first. */
+  async function buckets(parent: string = name): Promise<Bucket[]> {
+    const markers = await LogBucketModel.find({ parent }, { start: 1 }).lean();
+    return markers.map((marker) => ({ key: marker._id, start: marker.start })).sort((a, b) => b.start - a.start);
+  }
+
+  /** The records of a finest bucket (one equality lookup). */
+  const recordsIn = <Stored>(bucket: string) => RecordModel.find({ bucket }).lean<Stored[]>();
+
+  /** Deletes every coarsest bucket that ended before `before`, records first, marker last; resolves with the records removed. */
+  async function sweep(before: number): Promise<number> {
+    let removed = 0;
+    for (const top of await buckets()) {
+      if (top.start + spansMs[0]! > before) continue;
+      removed += (await RecordModel.deleteMany({ sweepBucket: top.key })).deletedCount;
+      if (spansMs.length > 1) await removeMarkersUnder(top.key);
+      await LogBucketModel.deleteOne({ _id: top.key });
+    }
+    return removed;
+  }
+
+  async function removeMarkersUnder(parent: string): Promise<void> {
+    for (const child of await buckets(parent)) await removeMarkersUnder(child.key);
+    await LogBucketModel.deleteMany({ parent });
+  }
+
+  return { RecordModel, append, buckets, recordsIn, sweep, bucketKeys } as const;
+}
