@@ -32,9 +32,10 @@ async function main(): Promise<number> {
   log('starting the stack on free ports');
   // A folder per run, so two runs (two developers' terminals) never share data or ports.
   const runDir = join(repoRoot, '.run', 'test', String(process.pid));
+  const ports = await freePorts();
   const stack = await startStack({
     runDir,
-    ports: await freePorts(),
+    ports,
     external: {},
     freshData: true,
     logLevel: 'warn',
@@ -47,6 +48,7 @@ async function main(): Promise<number> {
     const env: TestStackEnv = {
       gatewayUrl: stack.gatewayUrl,
       mongoUri: stack.mongoUri,
+      postgresPort: ports.postgres,
       s3: stack.objectStore,
       smtpUrl: stack.smtpUrl,
       mailApiUrl: stack.mailApiUrl ?? '',

@@ -5,6 +5,8 @@
 export interface TestStackEnv {
   gatewayUrl: string;
   mongoUri: string;
+  /** The embedded PostgreSQL cluster under FerretDB (its table statistics show what a query read). */
+  postgresPort: number;
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   smtpUrl: string;
   mailApiUrl: string;

@@ -20,7 +20,12 @@ export async function connectMongo(uri: string, logger: Logger): Promise<typeof 
   mongoose.set('strictQuery', true);
   mongoose.connection.on('disconnected', () => logger.warn('MongoDB disconnected'));
   mongoose.connection.on('reconnected', () => logger.info('MongoDB reconnected'));
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS, heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS });
+  await mongoose.connect(uri, {
+    serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
+    // Every database operation is an event a process can count (the operation budget test does).
+    monitorCommands: true,
+  });
   // Every model's collection and indexes exist before the first request: unique indexes decide races,
   // and on FerretDB creating a collection while requests hold every database connection can deadlock.
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));

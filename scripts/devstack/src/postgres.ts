@@ -125,6 +125,12 @@ export async function startPostgres(o: StartPostgresOptions): Promise<ManagedPro
       'shared_buffers=256MB',
       '-c',
       'logging_collector=off',
+      // FerretDB passes the field name of a filter as a parameter (`_jsonb->$1 @> $2`), and its driver
+      // prepares each statement: after five runs PostgreSQL may switch to a generic plan, which cannot match
+      // an expression index on `_jsonb->'field'` and scans the table (on small tables it looks cheaper).
+      // Planning with the values every time keeps every lookup on its index.
+      '-c',
+      'plan_cache_mode=force_custom_plan',
     ],
     { logDir: o.logDir, ...owner, stopSignal: 'SIGINT' },
   );

@@ -1,0 +1,133 @@
+/**
+ * The operation budget of a voter's calls to the votes service, counted on the real store at a realistic
+ * size: database operations per request (the driver's command monitoring) and rows PostgreSQL reads
+ * under FerretDB (its table statistics). Counts, not times: a path that starts scanning, or asks the
+ * store more often, fails here whatever the machine's speed.
+ */
+import { createServer, type Server } from 'node:http';
+import request from 'supertest';
+import { PollModel, VoterCookieModel, VoterSeatModel, voteLedger } from '@logovote/models';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import {
+  TEST_CSRF_SECRET,
+  TEST_IP_HASH_SALT,
+  connectTestDatabase,
+  createPoll,
+  csrfHeaders,
+  dropTestDatabase,
+  newFingerprint,
+  silentLogger,
+  testDatabaseUri,
+} from '../../../tests/support/integration';
+import { countOperations, fillStore, rowsRead } from '../../../tests/support/store-costs';
+
+jest.setTimeout(300_000);
+
+/**
+ * Database operations per request, at most (docs/vote-counts.md, "What each path costs"). A first vote:
+ * the poll, its status and the voter's revisions, the seat, the revision, the status again, the cookie's
+ * binding, and the live-results signal (once a second per poll and process; counted, as the first
+ * request of a second pays it). A changed vote: the cookie's voter instead of a seat, and the voter's old
+ * reason dropped before and after. my-vote: the poll, the cookie's voter, the revisions.
+ */
+const OPERATIONS = { firstVote: 8, changedVote: 9, myVote: 3 };
+/** Rows PostgreSQL reads per request, at most: a few key lookups' worth, whatever is stored around the poll. */
+const ROWS = { firstVote: 4, changedVote: 6, myVote: 4 };
+/** Requests measured per path. */
+const RUNS = 10;
+
+const config = loadConfig({
+  MONGODB_URI: testDatabaseUri('operation_budget'),
+  CSRF_SECRET: TEST_CSRF_SECRET,
+  IP_HASH_SALT: TEST_IP_HASH_SALT,
+});
+const database = new URL(config.MONGODB_URI).pathname.slice(1);
+let server: Server;
+let poll: { sessionId: string; logoIds: string[] };
+
+beforeAll(async () => {
+  await connectTestDatabase(config.MONGODB_URI, [
+    PollModel,
+    VoterSeatModel,
+    VoterCookieModel,
+    voteLedger.RevisionModel,
+    voteLedger.StepModel,
+  ]);
+  server = createServer(buildApp({ logger: silentLogger, config }).callback());
+  poll = await createPoll({ logos: 4 });
+  await fillStore(poll);
+});
+afterAll(dropTestDatabase);
+
+interface Voter {
+  fingerprint: string;
+  ip: string;
+  cookie?: string;
+}
+
+const voters: Voter[] = Array.from({ length: RUNS }, (_, index) => ({ fingerprint: newFingerprint(), ip: `10.77.${index}.1` }));
+
+function vote(voter: Voter, logoId: string) {
+  const headers = csrfHeaders(poll.sessionId);
+  if (voter.cookie) headers.Cookie = `${headers.Cookie}; lv_voter=${voter.cookie}`;
+  return request(server)
+    .post(`/api/sessions/${poll.sessionId}/vote`)
+    .set(headers)
+    .set('X-Client-Fingerprint', voter.fingerprint)
+    .set('X-Forwarded-For', voter.ip)
+    .send({ logoId });
+}
+
+function myVote(voter: Voter) {
+  return request(server)
+    .get(`/api/sessions/${poll.sessionId}/my-vote`)
+    .set('Cookie', `lv_voter=${voter.cookie}`)
+    .set('X-Client-Fingerprint', voter.fingerprint)
+    .set('X-Forwarded-For', voter.ip);
+}
+
+/** Each voter's request through `send`: the most operations any one took, and rows read per request. */
+async function measure(send: (voter: Voter) => Promise<{ status: number }>) {
+  let most = 0;
+  const counted: Record<string, number>[] = [];
+  const rows = await rowsRead(database, async () => {
+    for (const voter of voters) {
+      const { total, byCommand } = await countOperations(async () => expect((await send(voter)).status).toBe(200));
+      most = Math.max(most, total);
+      counted.push(byCommand);
+    }
+  });
+  const rowsPerRequest = [...rows.values()].reduce((sum, read) => sum + read.rows, 0) / RUNS;
+  const seqScans = [...rows].filter(([, read]) => read.seqScans > 0).map(([collection]) => collection);
+  return { most, counted: counted[0], rowsPerRequest, rows: Object.fromEntries(rows), seqScans };
+}
+
+it('keeps a first vote, a my-vote and a changed vote within their operation and row budgets', async () => {
+  const first = await measure(async (voter) => {
+    const answer = await vote(voter, poll.logoIds[0]!);
+    voter.cookie = /lv_voter=([^;]+)/.exec([answer.headers['set-cookie'] ?? []].flat().join('\n'))?.[1];
+    return answer;
+  });
+  const mine = await measure((voter) => myVote(voter));
+  const changed = await measure((voter) => vote(voter, poll.logoIds[1]!));
+  // Printed for the record (and for whoever must find where a budget went).
+  process.stdout.write(`${JSON.stringify({ first, mine, changed }, null, 1)}\n`);
+
+  expect(first.most).toBeLessThanOrEqual(OPERATIONS.firstVote);
+  expect(mine.most).toBeLessThanOrEqual(OPERATIONS.myVote);
+  expect(changed.most).toBeLessThanOrEqual(OPERATIONS.changedVote);
+  expect(first.rowsPerRequest).toBeLessThanOrEqual(ROWS.firstVote);
+  expect(mine.rowsPerRequest).toBeLessThanOrEqual(ROWS.myVote);
+  expect(changed.rowsPerRequest).toBeLessThanOrEqual(ROWS.changedVote);
+  // No request scans a table: what it reads does not grow with the polls, votes or pending revisions stored.
+  expect([...first.seqScans, ...mine.seqScans, ...changed.seqScans]).toEqual([]);
+  expect(await voteLedger.readCounts(poll.sessionId)).toEqual(
+    new Map([
+      [poll.logoIds[0]!, 1250],
+      [poll.logoIds[1]!, 1250 + RUNS],
+      [poll.logoIds[2]!, 1250],
+      [poll.logoIds[3]!, 1250],
+    ]),
+  );
+});
