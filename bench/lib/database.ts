@@ -139,7 +139,7 @@ export async function measureReadCosts(mongoUri: string, pollId: string): Promis
     return {
       lookupPlan: Array.isArray(plan) && plan.every((line) => typeof line === 'string') ? plan.join('; ') : JSON.stringify(plan),
       votes: await VoteModel.estimatedDocumentCount(),
-      findByIdMs: await medianMs(() => VoteModel.findById(sample._id, { logoId: 1 }).lean()),
+      findByIdMs: await medianMs(() => VoteModel.findById(sample._id, { ipSlot: 1 }).lean()),
       seatsMs: await medianMs(() => VoteModel.find({ pollId, ipHash: sample.ipHash }, { ipSlot: 1, _id: 0 }).lean()),
       countsMs: await medianMs(() => voteLedger.readCounts(pollId)),
     };
