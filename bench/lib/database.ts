@@ -1,4 +1,23 @@
+import { spawnSync } from 'node:child_process';
+import { POSTGRES_DATABASE, postgresEnv, toolPath } from '@logovote/devstack';
 import { VoteModel, voteId, voteLedger } from '@logovote/models';
+
+/** The rows of a query on the stack's PostgreSQL (FerretDB's tables), each split into its columns. */
+export function postgresQuery(postgresPort: number, sql: string): string[][] {
+  const result = spawnSync(
+    toolPath('psql'),
+    ['-h', '127.0.0.1', '-p', String(postgresPort), '-d', POSTGRES_DATABASE, '-AtF', '\t', '-c', sql],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, ...postgresEnv },
+    },
+  );
+  if (result.status !== 0) throw new Error(`psql: ${result.stderr}`);
+  return result.stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split('\t'));
+}
 
 export interface RawUpsertResult {
   /** Upserts acknowledged per second. */
