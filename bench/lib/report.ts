@@ -392,6 +392,7 @@ function shapeView(shape: FlowShape, cores: number) {
     ferretCeiling: ceiling(ferretCpu),
     databaseCeiling: ceiling(ferretCpu + postgresCpu),
     ferretBelowGoal: (cores * shape.voters) / ferretCpu < goalRate,
+    databaseBelowGoal: (cores * shape.voters) / (ferretCpu + postgresCpu) < goalRate,
   };
 }
 
@@ -459,7 +460,10 @@ function scaleView(scale: ScaleResults) {
         (shape, [name]) => cpuOf(shape, name!),
         msPerVoter,
       ).map(({ key, values }) => ({ name: key[0], values })),
-      { name: 'the rest of the machine (k6 running the voters, the bench)', values: shapes.map((shape) => msPerVoter(rest(shape), shape)) },
+      {
+        name: 'the rest of the machine (k6 running the voters, the bench, anything else it ran)',
+        values: shapes.map((shape) => msPerVoter(rest(shape), shape)),
+      },
       { name: 'all', values: shapes.map((shape) => msPerVoter(shape.machineCpuSeconds, shape)) },
     ],
     bulk: scale.bulk && { ...scale.bulk, votes: scale.bulk.votes.toLocaleString('en'), seconds: fixed(scale.bulk.seconds) },
