@@ -4,7 +4,9 @@
  * headless Chromium, and writes docs/performance.md. One bench at a time: it loads the whole machine.
  * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is;
  * LOGOVOTE_BENCH_ONLY=pow does the same for the proof-of-work section, and LOGOVOTE_BENCH_ONLY=storm for the vote
- * storm and poll creation (on the store as the storm leaves it, not after the scale section's million votes).
+ * storm and poll creation (on the store as the storm leaves it, not after the scale section's million votes), and
+ * LOGOVOTE_BENCH_ONLY=scale for the scale section's voter flows in both shapes (no probes, Lighthouse or bulk load).
+ * LOGOVOTE_BENCH_SCALE_VOTERS (default 100000) sets the voters of each of those shapes, smaller for a quick check.
  * The report's prose is in bench/report (Markdown templates that bench/lib/report.ts fills with the figures).
  * Every full run keeps its measurements in .run/bench/results.json; LOGOVOTE_BENCH_RENDER=<that file> writes the
  * report again from them without measuring (for editing those templates).
@@ -26,7 +28,7 @@ import { findPid, residentBytes, type WatchedProcess } from './lib/processes';
 import { measureReadCosts } from './lib/database';
 import { createPolls } from './lib/polls';
 import { runLiveSection } from './lib/live';
-import { renderLive, renderProofOfWork, renderReport, renderStorm, type BenchResults } from './lib/report';
+import { renderLive, renderProofOfWork, renderReport, renderScale, renderStorm, type BenchResults } from './lib/report';
 import { measureCreation, runVoteStorm } from './lib/storm';
 import { SCALE_POLLS, runScaleSection } from './lib/scale';
 import { startStaticNginx } from './lib/static-nginx';
@@ -175,6 +177,24 @@ async function main(): Promise<void> {
       succeeded = true;
       return;
     }
+    const scaleOptions = {
+      gateway,
+      mongoUri: stack.mongoUri,
+      outDir,
+      processes,
+      servicePorts: ports.services,
+      postgresPort: ports.postgres,
+      log,
+    };
+    if (process.env.LOGOVOTE_BENCH_ONLY === 'scale') {
+      const { polls } = await createPolls(gateway, SCALE_POLLS);
+      const scale = renderScale(
+        await runScaleSection({ ...scaleOptions, polls, adminAuthorization: '', measurePages: async () => undefined, flowsOnly: true }),
+      );
+      process.stdout.write(`${scale.budgetRows.join('\n')}\n\n${scale.section}`);
+      succeeded = true;
+      return;
+    }
     const atRest = Object.fromEntries(processes.map(({ name, pid }) => [name, residentBytes(pid)]));
 
     // First, on the empty store: the hot paths at 0, 100 000 and 1 000 000 stored votes, and Lighthouse on the
@@ -184,18 +204,14 @@ async function main(): Promise<void> {
     const adminAuthorization = `Basic ${Buffer.from(`${stack.secrets.adminUser}:${stack.secrets.adminPassword}`).toString('base64')}`;
     const lighthouse: LighthouseLevel[] = [];
     const scale = await runScaleSection({
-      gateway,
-      mongoUri: stack.mongoUri,
+      ...scaleOptions,
       polls: scalePolls,
       adminAuthorization,
-      outDir,
-      processes,
       measurePages: async (storedVotes) => {
         log(`Lighthouse at ${storedVotes.toLocaleString('en')} stored votes: four pages, ${LIGHTHOUSE_RUNS} runs each`);
         const admin = { username: stack.secrets.adminUser, password: stack.secrets.adminPassword };
         lighthouse.push(await measureLighthouseLevel({ gateway, pollId: scalePolls[0]!.sessionId, admin, storedVotes, log }));
       },
-      log,
     });
 
     const { raw, storm, exact, polls, csrfCookie, underStorm } = await runVoteStorm({

@@ -1,7 +1,9 @@
 // Real voter flows, to fill the store: each iteration is a new visitor (k6 empties the cookie jar before
 // every iteration, and the fingerprint is its own) who does what the voting page does: load the
 // session, ask whether it already voted, vote. One network address per VU (--local-ips); iteration i
-// of a VU votes in poll i % POLLS, so no address brings more than ITERATIONS / POLLS voters to a poll.
+// of a VU votes in poll i % POLLS, so no address brings more than ITERATIONS / POLLS voters to a poll
+// (5 at most, the votes service's cap before a proof of work): voters spread over 50 polls with 250
+// iterations, or all on one poll (a file of one) with 5, each batch from fresh addresses.
 //
 //   k6 run --local-ips 127.20.0.1-127.20.0.100 -e POLLS_FILE=polls.json -e VUS=100 -e ITERATIONS=250 -e BATCH=0 bench/k6/scale-voters.js
 /* global __ENV, __VU, open */

@@ -13,6 +13,7 @@ export interface K6Metric {
 export interface K6Summary {
   metrics: Record<string, K6Metric | undefined>;
   setup_data?: unknown;
+  state?: { testRunDurationMs: number };
 }
 
 export interface K6Run {
@@ -36,11 +37,13 @@ export interface K6Options {
 }
 
 /**
- * `count` loopback addresses from 127.<block>.0.1, for k6 --local-ips (Linux routes all of 127/8 to
- * the loopback interface, so any of them can be a source address without configuration).
+ * `count` loopback addresses of 127.<block>.0.0/16 from its `first`-th (0: 127.<block>.0.1), for k6 --local-ips
+ * (Linux routes all of 127/8 to the loopback interface, so any of them can be a source address without configuration).
  */
-export function loopbackRange(block: number, count: number): string {
-  return `127.${block}.0.1-127.${block}.${Math.floor(count / 256)}.${count % 256}`;
+export function loopbackRange(block: number, count: number, first = 0): string {
+  const address = (index: number) => `127.${block}.${Math.floor((index + 1) / 256)}.${(index + 1) % 256}`;
+  if (first + count > 65_535) throw new Error(`127.${block}.0.0/16 has no ${first + count} addresses after .0.0`);
+  return `${address(first)}-${address(first + count - 1)}`;
 }
 
 export function runK6(options: K6Options): Promise<K6Run> {

@@ -4,14 +4,13 @@
  * stream, the gateway's and the sessions service's memory and open files, and the database's reads per
  * vote with one viewer and with all of them.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { LiveCounts } from '@logovote/contracts';
-import { POSTGRES_DATABASE, postgresEnv, toolPath } from '@logovote/devstack';
 import { openEventStream, type EventStream } from '../../tests/support/event-stream';
+import { postgresQuery } from '@logovote/devstack';
 import type { BenchPoll } from './polls';
 import { openFiles, residentBytes, type WatchedProcess } from './processes';
 
@@ -65,22 +64,7 @@ const address = (block: number, index: number) => `127.${block}.${Math.floor((in
 
 /** Sequential and index scans of every table so far (what FerretDB asked PostgreSQL to read). */
 function tableReads(postgresPort: number): number {
-  const result = spawnSync(
-    toolPath('psql'),
-    [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(postgresPort),
-      '-d',
-      POSTGRES_DATABASE,
-      '-Atc',
-      'SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_user_tables',
-    ],
-    { encoding: 'utf8', env: { ...process.env, ...postgresEnv } },
-  );
-  if (result.status !== 0) throw new Error(`psql: ${result.stderr}`);
-  return Number(result.stdout.trim());
+  return Number(postgresQuery(postgresPort, 'SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_user_tables')[0]?.[0]);
 }
 
 function footprint(process: WatchedProcess | undefined): ProcessFootprint {

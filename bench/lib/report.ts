@@ -4,7 +4,6 @@
  * budget missed. The functions here compute their views: figures formatted, lists, and flags for what is conditional.
  */
 import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'mustache';
 import { metricValue, type K6Run } from './k6';
@@ -13,7 +12,7 @@ import type { RawUpsertResult, ReadCosts } from './database';
 import { OFFICE_VOTERS, type PollKindResults, type ProofOfWorkResults } from './proof-of-work';
 import { LIGHTHOUSE_RUNS, type LighthouseLevel } from './lighthouse-levels';
 import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseCategory, type LighthouseSummary } from './lighthouse';
-import { BULK_BATCH, FLOW_VUS, PROBED, SCALE_POLLS, probeMs, type ScaleResults } from './scale';
+import { BULK_BATCH, FLOW_VUS, PROBED, probeMs, type FlowShape, type ScaleResults } from './scale';
 import type { LiveResults } from './live';
 
 export interface StormStep {
@@ -90,6 +89,8 @@ export const LIGHTHOUSE_BUDGETS = {
 
 /** Budgets of issue 14: at 100 000 stored votes (p95), and at 1 000 000 within a factor of that. */
 export const SCALE_BUDGETS = {
+  /** 100 000 voter flows in at most 600 s: 167 voters/s, in each shape. */
+  flowVoters: 100_000,
   flowSeconds: 600,
   p95AtHundredThousandMs: { session_view: 100, my_vote: 100, first_vote: Number.NaN, changed_vote: 150, admin_page: 300 },
   factorAtMillion: 3,
@@ -348,41 +349,130 @@ export function renderLighthouse(levels: LighthouseLevel[]): { budgetRows: strin
   return { budgetRows: budgetRows('lighthouse', budgets), section: fill('lighthouse', lighthouseView(levels)), misses };
 }
 
-/** The scale section and its budget rows: the voter flows, where their CPU went, the bulk load and the probes per level. */
-function scaleView(scale: ScaleResults) {
-  const { flows } = scale;
-  const [, hundredThousand, million] = scale.probes;
-  const cores = cpus().length;
-  const perVoter = (cpuSeconds: number) => fixed((cpuSeconds * 1000) / flows.voters, 1);
-  const restCpu = flows.machineCpuSeconds - sum(flows.cpu.map((each) => each.seconds));
-  const cpuPerVoterMs = (flows.machineCpuSeconds * 1000) / flows.voters;
+const SHAPE_TITLES: Record<FlowShape['shape'], string> = { spread: 'spread over many polls', onePoll: 'all on one poll' };
+/** The database's busiest tables, by rows read per voter flow, listed for each shape. */
+const TOP_TABLES = 3;
+const perFlow = (value: number, voters: number) => fixed(value / voters, 2);
+
+/** One voter-flow shape's figures: its rate against the goal, its counts, and what a voter cost each process and the database. */
+function shapeView(shape: FlowShape, cores: number) {
+  const goalRate = SCALE_BUDGETS.flowVoters / SCALE_BUDGETS.flowSeconds;
+  const budgetSeconds = shape.voters / goalRate;
+  const commands = sum(Object.values(shape.dbCommands).flatMap((counts) => Object.values(counts)));
+  const ferretCpu = shape.cpu.find((each) => each.name === 'FerretDB')?.seconds ?? Number.NaN;
+  const postgresCpu = shape.cpu.find((each) => each.name === 'PostgreSQL')?.seconds ?? Number.NaN;
+  // A voter's CPU on one process bounds the voters/s that all the cores could carry, were that process alone.
+  const ceiling = (cpuSeconds: number) => fixed((cores * shape.voters) / cpuSeconds);
   return {
-    ...scale.exact,
-    batches: flows.runs.length,
-    batchAddresses: FLOW_VUS,
-    polls: SCALE_POLLS,
-    voters: flows.voters,
-    seconds: fixed(flows.seconds),
-    voterRate: fixed(flows.voters / flows.seconds),
-    failedRequests: flows.failedRequests,
-    load: load(flows.load),
-    flowBudget: SCALE_BUDGETS.flowSeconds,
-    flowVerdict: verdict(flows.seconds <= SCALE_BUDGETS.flowSeconds && flows.failedRequests === 0 && scale.exact.mismatches === 0),
-    busySeconds: fixed(flows.machineCpuSeconds),
-    coreSeconds: fixed(cores * flows.seconds),
+    title: SHAPE_TITLES[shape.shape],
+    ...shape.exact,
+    onePoll: shape.polls === 1,
+    polls: shape.polls,
+    batches: shape.batches,
+    oneBatch: shape.batches === 1,
+    addresses: shape.batches * FLOW_VUS,
+    perAddressAndPoll: shape.perAddressAndPoll,
+    voters: shape.voters.toLocaleString('en'),
+    seconds: fixed(shape.seconds),
+    k6Seconds: fixed(shape.k6Seconds),
+    voterRate: fixed(shape.voters / shape.seconds),
+    failedRequests: shape.failedRequests,
+    load: load(shape.load),
+    budgetSeconds: fixed(budgetSeconds),
+    goalRate: fixed(goalRate),
+    verdict: verdict(shape.seconds <= budgetSeconds && shape.failedRequests === 0 && shape.exact.mismatches === 0),
+    windowSeconds: fixed(shape.windowSeconds),
+    pendingAfter: shape.pendingAfter,
+    commandsPerFlow: perFlow(commands, shape.voters),
+    rowsPerFlow: perFlow(sum(Object.values(shape.rowsRead)), shape.voters),
+    cpuPerVoter: fixed((shape.machineCpuSeconds * 1000) / shape.voters, 1),
+    coresCarry: ceiling(shape.machineCpuSeconds),
+    ferretMsPerCommand: fixed((ferretCpu * 1000) / commands, 2),
+    ferretMsPerVoter: fixed((ferretCpu * 1000) / shape.voters, 1),
+    ferretCeiling: ceiling(ferretCpu),
+    databaseCeiling: ceiling(ferretCpu + postgresCpu),
+    ferretBelowGoal: (cores * shape.voters) / ferretCpu < goalRate,
+    databaseBelowGoal: (cores * shape.voters) / (ferretCpu + postgresCpu) < goalRate,
+  };
+}
+
+/** Rows of a table with a column per shape: `value` of each shape for each of `keys` (rows zero in every shape left out). */
+function shapeRows(
+  shapes: FlowShape[],
+  keys: string[][],
+  value: (shape: FlowShape, key: string[]) => number,
+  format: (n: number, shape: FlowShape) => string,
+) {
+  return keys
+    .filter((key) => shapes.some((shape) => value(shape, key) !== 0))
+    .map((key) => ({ key, values: shapes.map((shape) => format(value(shape, key), shape)) }));
+}
+
+/** The scale section and its budget rows: the voter flows of each shape and what they cost, the bulk load and the probes per level. */
+function scaleView(scale: ScaleResults) {
+  const { shapes, cores } = scale;
+  const [, hundredThousand, million] = scale.probes;
+  const flowsPer = (n: number, shape: FlowShape) => perFlow(n, shape.voters);
+  const services = [...new Set(shapes.flatMap((shape) => Object.keys(shape.dbCommands)))];
+  const commandNames = [
+    ...new Set(shapes.flatMap((shape) => Object.values(shape.dbCommands).flatMap((counts) => Object.keys(counts)))),
+  ].sort();
+  const commandsOf = (shape: FlowShape, service: string, command: string) =>
+    sum(Object.entries(shape.dbCommands).flatMap(([name, counts]) => (service === '' || name === service ? [counts[command] ?? 0] : [])));
+  const commandRows = [...services, ''].flatMap((service) =>
+    shapeRows(
+      shapes,
+      [...commandNames, ''].map((command) => [service, command]),
+      (shape, [name, command]) =>
+        command === '' ? sum(commandNames.map((each) => commandsOf(shape, name!, each))) : commandsOf(shape, name!, command!),
+      flowsPer,
+    ),
+  );
+  const processNames = [...new Set(shapes.flatMap((shape) => shape.cpu.map((each) => each.name)))];
+  const cpuOf = (shape: FlowShape, name: string) => shape.cpu.find((each) => each.name === name)?.seconds ?? Number.NaN;
+  const msPerVoter = (seconds: number, shape: FlowShape) => `${fixed(seconds, 1)} s, **${fixed((seconds * 1000) / shape.voters, 2)} ms**`;
+  const rest = (shape: FlowShape) => shape.machineCpuSeconds - sum(shape.cpu.map((each) => each.seconds));
+  return {
     cores,
-    cpu: [...flows.cpu]
-      .sort((a, b) => b.seconds - a.seconds)
-      .map((each) => ({ name: each.name, seconds: fixed(each.seconds), perVoter: perVoter(each.seconds) })),
-    rest: { seconds: fixed(restCpu), perVoter: perVoter(restCpu) },
-    cpuPerVoter: fixed(cpuPerVoterMs, 1),
-    coresCarry: fixed((cores * 1000) / cpuPerVoterMs),
-    bulk: { ...scale.bulk, seconds: fixed(scale.bulk.seconds) },
+    goalVoters: SCALE_BUDGETS.flowVoters.toLocaleString('en'),
+    goalSeconds: SCALE_BUDGETS.flowSeconds,
+    batchAddresses: FLOW_VUS,
+    topTables: TOP_TABLES,
+    shapes: shapes.map((shape) => shapeView(shape, cores)),
+    smallerOnePoll: shapes.length > 1 && shapes[1]!.voters < shapes[0]!.voters,
+    commandRows: commandRows.map(({ key: [service, command], values }) => ({
+      service: service === '' ? 'all services' : service,
+      command: command === '' ? 'all' : command,
+      total: command === '',
+      values,
+    })),
+    tableRanks: Array.from({ length: TOP_TABLES }, (_, rank) => ({
+      rank: rank + 1,
+      values: shapes.map((shape) => {
+        const [table, rows] = Object.entries(shape.rowsRead).sort(([, a], [, b]) => b - a)[rank] ?? [];
+        return table === undefined ? '' : `${table}: ${perFlow(rows!, shape.voters)}`;
+      }),
+    })),
+    cpuRows: [
+      ...shapeRows(
+        shapes,
+        processNames.map((name) => [name]),
+        (shape, [name]) => cpuOf(shape, name!),
+        msPerVoter,
+      ).map(({ key, values }) => ({ name: key[0], values })),
+      {
+        name: 'the rest of the machine (k6 running the voters, the bench, anything else it ran)',
+        values: shapes.map((shape) => msPerVoter(rest(shape), shape)),
+      },
+      { name: 'all', values: shapes.map((shape) => msPerVoter(shape.machineCpuSeconds, shape)) },
+    ],
+    bulk: scale.bulk && { ...scale.bulk, votes: scale.bulk.votes.toLocaleString('en'), seconds: fixed(scale.bulk.seconds) },
     bulkBatch: BULK_BATCH,
     pendingAtProbe: listed(scale.pendingAtProbe.map((count) => ({ count }))),
+    anyProbes: scale.probes.length > 0,
     probes: scale.probes.map((probe) => ({ storedVotes: probe.storedVotes.toLocaleString('en'), load: probe.load[0]!.toFixed(2) })),
     factorBudget: SCALE_BUDGETS.factorAtMillion,
-    paths: PROBED.map((name) => {
+    paths: (scale.probes.length > 0 ? PROBED : []).map((name) => {
       const budget = SCALE_BUDGETS.p95AtHundredThousandMs[name];
       const at100k = hundredThousand ? probeMs(hundredThousand, name, 'p(95)') : Number.NaN;
       const at1m = million ? probeMs(million, name, 'p(95)') : Number.NaN;
@@ -401,8 +491,8 @@ function scaleView(scale: ScaleResults) {
   };
 }
 
-/** The scale section: real voter flows to 100 000 votes, and the hot paths at 0, 100 000 and 1 000 000. */
-function renderScale(scale: ScaleResults): { budgetRows: string[]; section: string } {
+/** The scale section: real voter flows in two shapes, and the hot paths at 0, 100 000 and 1 000 000. */
+export function renderScale(scale: ScaleResults): { budgetRows: string[]; section: string } {
   const view = scaleView(scale);
   return { budgetRows: budgetRows('scale', view), section: fill('scale', view) };
 }

@@ -1,28 +1,41 @@
 /**
- * The scale section of `npm run bench`: real voter flows through the gateway until 100 000 votes are
- * stored, the hot paths timed at 0, 100 000 and 1 000 000 stored votes (the last 900 000 written by the
- * product's own data-access code, as votes and their ledger revisions), and the counts checked exact.
- * The pages are measured (Lighthouse) at 0 and 100 000 through `measurePages`.
+ * The scale section of `npm run bench`: real voter flows through the gateway in two shapes, voters spread
+ * over many polls until 100 000 votes are stored and then as many on one widely shared poll, with what each
+ * voter flow costs the database (commands per service, PostgreSQL rows read) and each process's CPU; the hot
+ * paths timed at 0, 100 000 and 1 000 000 stored votes (the rest written by the product's own data-access
+ * code, as votes and their ledger revisions), and the counts checked exact. The pages are measured
+ * (Lighthouse) at 0 and 100 000 through `measurePages`.
  */
 import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { countPendingVotes, insertFirstVotes, type FirstVote } from '@logovote/models';
+import { postgresQuery } from '@logovote/devstack';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
-import type { BenchPoll } from './polls';
+import { createPolls, type BenchPoll } from './polls';
 import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './processes';
 
-/** The voters of one flow batch: one address per VU, ITERATIONS / POLLS voters per address and poll. */
+/** One address per VU, each carrying one voter flow at a time. */
 export const FLOW_VUS = 40;
+/** Flows per address in the spread shape: ITERATIONS / POLLS, 5, voters per address and poll. */
 const FLOW_ITERATIONS = 250;
+/** The votes service's default cap: past it a voter from the same address would have to solve a proof of work. */
+const VOTERS_PER_ADDRESS_PER_POLL = 5;
 export const SCALE_POLLS = 50;
-const FLOW_VOTES = 100_000;
+/** Voters of each shape: LOGOVOTE_BENCH_SCALE_VOTERS scales both down for a quick check. */
+const SHAPE_VOTERS = Number(process.env.LOGOVOTE_BENCH_SCALE_VOTERS ?? 100_000);
+/** The one-poll shape comes 200 voters to a k6 batch (40 addresses, 5 voters each): 20 000 keep the bench within the hour. */
+const ONE_POLL_VOTERS = Math.min(SHAPE_VOTERS, 20_000);
 const BULK_VOTES = 1_000_000;
 const PROBE_ITERATIONS = 100;
 /** Written at once, one poll's, counted by one tally step. */
 export const BULK_BATCH = 2000;
 const BULK_WRITERS = 4;
+/** PostgreSQL's backends flush their table statistics up to 10 s late while busy (1 s when idle). */
+const STATS_SETTLE_MS = 11_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ScaleProbe {
   storedVotes: number;
@@ -30,23 +43,46 @@ export interface ScaleProbe {
   run: K6Run;
 }
 
+export type ShapeName = 'spread' | 'onePoll';
+
+export interface FlowShape {
+  /** spread: over the SCALE_POLLS polls; onePoll: every voter on one new poll, as a widely shared link brings them. */
+  shape: ShapeName;
+  polls: number;
+  batches: number;
+  /** Voters each address brings to each poll. */
+  perAddressAndPoll: number;
+  voters: number;
+  /** The flows themselves, k6's batches back to back. */
+  seconds: number;
+  /** Of those, the time k6 ran the voters (the rest: starting and ending each batch). */
+  k6Seconds: number;
+  failedRequests: number;
+  load: number[];
+  /** From just before the flows until the folder caught up after them: every figure below is over it. */
+  windowSeconds: number;
+  /** CPU seconds each process of the stack used (k6 itself: the rest of the machine). */
+  cpu: { name: string; seconds: number }[];
+  /** CPU seconds the whole machine was busy, all cores together. */
+  machineCpuSeconds: number;
+  /** Database commands each service started (its GET /metrics), by command name. */
+  dbCommands: Record<string, Record<string, number>>;
+  /** Rows PostgreSQL read for FerretDB (seq_tup_read + idx_tup_fetch), by table. */
+  rowsRead: Record<string, number>;
+  /** Ledger entries the folder had still to fold when it was given up on (0: caught up). */
+  pendingAfter: number;
+  exact: { expected: number; counted: number; mismatches: number };
+}
+
 export interface ScaleResults {
-  flows: {
-    runs: K6Run[];
-    voters: number;
-    seconds: number;
-    failedRequests: number;
-    load: number[];
-    /** CPU seconds each process of the stack used during the flows (k6 itself: the rest of the machine). */
-    cpu: { name: string; seconds: number }[];
-    /** CPU seconds the whole machine was busy during the flows, all cores together. */
-    machineCpuSeconds: number;
-  };
-  bulk: { votes: number; seconds: number };
+  /** Cores of the machine that ran the flows. */
+  cores: number;
+  shapes: FlowShape[];
+  /** Absent when only the flows ran (LOGOVOTE_BENCH_ONLY=scale). */
+  bulk?: { votes: number; seconds: number };
   /** Ledger entries the folder had still to fold when each probe after the flows and the bulk load began. */
   pendingAtProbe: number[];
   probes: ScaleProbe[];
-  exact: { expected: number; counted: number; mismatches: number };
 }
 
 /** The hot paths the probe times, by their k6 request name. */
@@ -62,21 +98,26 @@ interface ScaleOptions {
   outDir: string;
   /** The stack's processes, whose CPU use during the flows is reported. */
   processes: WatchedProcess[];
+  /** Each service's own port, where its GET /metrics counts its database commands. */
+  servicePorts: Record<string, number>;
+  postgresPort: number;
   /** Called after the probe on the empty store and after the one at 100 000 votes, before the bulk load: the bench's Lighthouse step. */
   measurePages: (storedVotes: number) => Promise<void>;
+  /** The flows and their counts alone: no probes, pages or bulk load. */
+  flowsOnly?: boolean;
   log: (line: string) => void;
 }
 
-/** The votes per poll and logo that the flow batches and probes cast, from their schedules alone. */
-function expectedCounts(polls: BenchPoll[], batches: number, probes: number): Map<string, number> {
+/** The votes per poll and logo that the flow batches and probes cast, from their schedules alone (as scale-voters.js picks). */
+function expectedCounts(polls: BenchPoll[], voterBatches: number, iterations: number, probes: number): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (key: string, n: number) => counts.set(key, (counts.get(key) ?? 0) + n);
-  for (let iteration = 0; iteration < FLOW_ITERATIONS; iteration++) {
+  for (let iteration = 0; iteration < iterations; iteration++) {
     const poll = polls[iteration % polls.length]!;
     const logo = poll.logoIds[Math.floor(iteration / polls.length) % poll.logoIds.length]!;
-    add(`${poll.sessionId}/${logo}`, FLOW_VUS * batches);
+    add(`${poll.sessionId}/${logo}`, FLOW_VUS * voterBatches);
   }
-  for (let iteration = 0; iteration < PROBE_ITERATIONS; iteration++) {
+  for (let iteration = 0; iteration < (probes > 0 ? PROBE_ITERATIONS : 0); iteration++) {
     const poll = polls[iteration % polls.length]!;
     add(`${poll.sessionId}/${poll.logoIds[1]!}`, probes);
   }
@@ -165,56 +206,33 @@ async function countedVotes(gateway: string, polls: BenchPoll[]): Promise<Map<st
   return counts;
 }
 
-export async function runScaleSection(options: ScaleOptions): Promise<ScaleResults> {
-  const { polls, outDir, log } = options;
-  const pollsFile = join(outDir, 'scale-polls.json');
-  writeFileSync(pollsFile, JSON.stringify(polls));
-  const probes = [await probe(options, 0, 0, pollsFile)];
-  await options.measurePages(0);
-
-  const batches = FLOW_VOTES / (FLOW_VUS * FLOW_ITERATIONS);
-  log(
-    `real voter flows through the gateway until ${FLOW_VOTES.toLocaleString('en')} votes are stored (${batches} batches of ${FLOW_VUS} addresses)`,
+/** Each service's database commands so far, from its GET /metrics on loopback. */
+async function dbCommands(servicePorts: Record<string, number>): Promise<Record<string, Record<string, number>>> {
+  const entries = await Promise.all(
+    Object.entries(servicePorts).map(async ([service, port]) => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const counts = [...text.matchAll(/^logovote_db_commands_total\{command="([^"]+)"\} (\d+)$/gm)].map(([, command, n]) => [
+        command!,
+        Number(n),
+      ]);
+      return [service, Object.fromEntries(counts) as Record<string, number>] as const;
+    }),
   );
-  const flowsStarted = Date.now();
-  const cpuBefore = options.processes.map(({ pid }) => cpuSeconds(pid));
-  const machineBefore = machineBusySeconds();
-  const runs: K6Run[] = [];
-  for (let batch = 0; batch < batches; batch++) {
-    const run = await runK6({
-      script: 'scale-voters.js',
-      env: {
-        BASE_URL: options.gateway,
-        POLLS_FILE: pollsFile,
-        VUS: String(FLOW_VUS),
-        ITERATIONS: String(FLOW_ITERATIONS),
-        BATCH: String(batch),
-      },
-      localIps: loopbackRange(20 + batch, FLOW_VUS),
-      outDir: join(outDir, `scale-voters-${batch}`),
-    });
-    runs.push(run);
-    log(
-      `  batch ${batch + 1}: ${metricValue(run, 'iterations', 'rate').toFixed(0)} voters/s, ${metricValue(run, 'http_req_failed', 'passes')} failed requests`,
-    );
-  }
-  const flowSeconds = (Date.now() - flowsStarted) / 1000;
-  const flows = {
-    runs,
-    voters: runs.reduce((sum, run) => sum + metricValue(run, 'iterations', 'count'), 0),
-    seconds: flowSeconds,
-    failedRequests: runs.reduce((sum, run) => sum + (metricValue(run, 'http_req_failed', 'passes') || 0), 0),
-    load: loadavg(),
-    cpu: options.processes.map(({ name, pid }, index) => ({ name, seconds: cpuSeconds(pid) - cpuBefore[index]! })),
-    machineCpuSeconds: machineBusySeconds() - machineBefore,
-  };
-  const pendingAtProbe = [await foldersCaughtUp(options.mongoUri)];
-  log(`  ${pendingAtProbe[0]} votes left to fold`);
-  probes.push(await probe(options, 1, FLOW_VOTES + PROBE_ITERATIONS, pollsFile));
-  await options.measurePages(FLOW_VOTES + PROBE_ITERATIONS);
+  return Object.fromEntries(entries);
+}
 
-  const expected = expectedCounts(polls, batches, 2);
-  const counted = await countedVotes(options.gateway, polls);
+/** Rows PostgreSQL has read from each table so far, by sequential scans and through indexes. */
+function rowsRead(postgresPort: number): Record<string, number> {
+  const rows = postgresQuery(postgresPort, 'SELECT relname, seq_tup_read + coalesce(idx_tup_fetch, 0) FROM pg_stat_user_tables');
+  return Object.fromEntries(rows.map(([table, n]) => [table!, Number(n)]));
+}
+
+/** b less a, key by key (a key new in b counts from 0). */
+const difference = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(Object.entries(b).map(([key, n]) => [key, n - (a[key] ?? 0)]));
+
+async function checkCounts(gateway: string, polls: BenchPoll[], expected: Map<string, number>, log: (line: string) => void) {
+  const counted = await countedVotes(gateway, polls);
   const exact = {
     expected: [...expected.values()].reduce((sum, n) => sum + n, 0),
     counted: [...counted.values()].reduce((sum, n) => sum + n, 0),
@@ -222,16 +240,139 @@ export async function runScaleSection(options: ScaleOptions): Promise<ScaleResul
       .length,
   };
   log(`  counts: ${exact.counted} counted, ${exact.expected} expected, ${exact.mismatches} mismatches`);
+  return exact;
+}
+
+/**
+ * One shape's voter flows: k6 batches of FLOW_VUS addresses, each address bringing `iterations` new
+ * visitors over `polls` (iteration i votes in poll i % polls). Counters are read after PostgreSQL's
+ * statistics settled before the flows, and again once the folder has caught up after them.
+ */
+async function runShape(
+  options: ScaleOptions,
+  shape: ShapeName,
+  polls: BenchPoll[],
+  plan: { batches: number; iterations: number; addresses: (batch: number) => string; firstBatch: number },
+): Promise<Omit<FlowShape, 'exact'>> {
+  const { log } = options;
+  const pollsFile = join(options.outDir, `scale-${shape}-polls.json`);
+  writeFileSync(pollsFile, JSON.stringify(polls));
+  const voters = plan.batches * FLOW_VUS * plan.iterations;
+  log(
+    `real voter flows through the gateway, ${shape}: ${voters.toLocaleString('en')} voters over ${polls.length} poll(s) (${plan.batches} batches of ${FLOW_VUS} addresses)`,
+  );
+  await sleep(STATS_SETTLE_MS);
+  const rowsBefore = rowsRead(options.postgresPort);
+  const commandsBefore = await dbCommands(options.servicePorts);
+  const cpuBefore = options.processes.map(({ pid }) => cpuSeconds(pid));
+  const machineBefore = machineBusySeconds();
+  const started = Date.now();
+  let voted = 0;
+  let failedRequests = 0;
+  let k6Seconds = 0;
+  for (let batch = 0; batch < plan.batches; batch++) {
+    const run = await runK6({
+      script: 'scale-voters.js',
+      env: {
+        BASE_URL: options.gateway,
+        POLLS_FILE: pollsFile,
+        VUS: String(FLOW_VUS),
+        ITERATIONS: String(plan.iterations),
+        BATCH: String(plan.firstBatch + batch),
+      },
+      localIps: plan.addresses(batch),
+      outDir: join(options.outDir, `scale-${shape}-${batch}`),
+    });
+    voted += metricValue(run, 'iterations', 'count');
+    failedRequests += metricValue(run, 'http_req_failed', 'passes') || 0;
+    k6Seconds += (run.summary.state?.testRunDurationMs ?? Number.NaN) / 1000;
+    if (batch % Math.ceil(plan.batches / 10) === 0 || batch === plan.batches - 1) {
+      log(`  batch ${batch + 1}: ${metricValue(run, 'iterations', 'rate').toFixed(0)} voters/s, ${failedRequests} failed requests so far`);
+    }
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const load = loadavg();
+  const pendingAfter = await foldersCaughtUp(options.mongoUri);
+  log(`  ${voted} voters in ${seconds.toFixed(0)} s; ${pendingAfter} votes left to fold`);
+  const windowSeconds = (Date.now() - started) / 1000;
+  const cpu = options.processes.map(({ name, pid }, index) => ({ name, seconds: cpuSeconds(pid) - cpuBefore[index]! }));
+  const machineCpuSeconds = machineBusySeconds() - machineBefore;
+  const commandsAfter = await dbCommands(options.servicePorts);
+  await sleep(STATS_SETTLE_MS);
+  return {
+    shape,
+    polls: polls.length,
+    batches: plan.batches,
+    perAddressAndPoll: Math.ceil(plan.iterations / polls.length),
+    voters: voted,
+    seconds,
+    k6Seconds,
+    failedRequests,
+    load,
+    windowSeconds,
+    cpu,
+    machineCpuSeconds,
+    dbCommands: Object.fromEntries(
+      Object.entries(commandsAfter).map(([service, counts]) => [service, difference(commandsBefore[service] ?? {}, counts)]),
+    ),
+    rowsRead: difference(rowsBefore, rowsRead(options.postgresPort)),
+    pendingAfter,
+  };
+}
+
+export async function runScaleSection(options: ScaleOptions): Promise<ScaleResults> {
+  const { polls, outDir, log, flowsOnly } = options;
+  const pollsFile = join(outDir, 'scale-polls.json');
+  writeFileSync(pollsFile, JSON.stringify(polls));
+  const probes = flowsOnly ? [] : [await probe(options, 0, 0, pollsFile)];
+  if (!flowsOnly) await options.measurePages(0);
+
+  // Spread: each VU's iteration i votes in poll i % SCALE_POLLS, so FLOW_ITERATIONS / SCALE_POLLS voters per address and poll.
+  const spreadBatches = Math.ceil(SHAPE_VOTERS / (FLOW_VUS * FLOW_ITERATIONS));
+  const spreadIterations = Math.floor(SHAPE_VOTERS / (FLOW_VUS * spreadBatches));
+  const spread = await runShape(options, 'spread', polls, {
+    batches: spreadBatches,
+    iterations: spreadIterations,
+    addresses: (batch) => loopbackRange(20 + batch, FLOW_VUS),
+    firstBatch: 0,
+  });
+  if (!flowsOnly) {
+    probes.push(await probe(options, 1, spread.voters + PROBE_ITERATIONS, pollsFile));
+    await options.measurePages(spread.voters + PROBE_ITERATIONS);
+  }
+  const shapes: FlowShape[] = [
+    {
+      ...spread,
+      exact: await checkCounts(options.gateway, polls, expectedCounts(polls, spreadBatches, spreadIterations, probes.length), log),
+    },
+  ];
+
+  // One poll: every address brings the cap's voters to it, one batch after another from fresh addresses of one block.
+  const onePoll = (await createPolls(options.gateway, 1)).polls;
+  const onePollBatches = Math.floor(ONE_POLL_VOTERS / (FLOW_VUS * VOTERS_PER_ADDRESS_PER_POLL));
+  const shared = await runShape(options, 'onePoll', onePoll, {
+    batches: onePollBatches,
+    iterations: VOTERS_PER_ADDRESS_PER_POLL,
+    addresses: (batch) => loopbackRange(60, FLOW_VUS, batch * FLOW_VUS),
+    // Fingerprints of their own, apart from the spread shape's batches.
+    firstBatch: 1000,
+  });
+  shapes.push({
+    ...shared,
+    exact: await checkCounts(options.gateway, onePoll, expectedCounts(onePoll, onePollBatches, VOTERS_PER_ADDRESS_PER_POLL, 0), log),
+  });
+  const cores = cpus().length;
+  if (flowsOnly) return { cores, shapes, pendingAtProbe: [], probes };
 
   // What is stored now: the flows' voters and the two probes' (counting the stored votes would read them all on FerretDB).
-  const stored = flows.voters + 2 * PROBE_ITERATIONS;
+  const stored = spread.voters + shared.voters + 2 * PROBE_ITERATIONS;
   const bulkVotes = Math.max(0, BULK_VOTES - stored);
   log(`writing ${bulkVotes.toLocaleString('en')} more votes with the product's data-access code`);
   const bulkStarted = Date.now();
   await bulkLoad(options, bulkVotes);
   const bulk = { votes: bulkVotes, seconds: (Date.now() - bulkStarted) / 1000 };
-  pendingAtProbe.push(await foldersCaughtUp(options.mongoUri));
+  const pendingAtProbe = [spread.pendingAfter, await foldersCaughtUp(options.mongoUri)];
   log(`  ${pendingAtProbe[1]} votes left to fold`);
   probes.push(await probe(options, 2, stored + bulkVotes, pollsFile));
-  return { flows, bulk, pendingAtProbe, probes, exact };
+  return { cores, shapes, bulk, pendingAtProbe, probes };
 }

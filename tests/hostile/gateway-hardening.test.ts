@@ -233,6 +233,15 @@ describe('errors the gateway answers itself on /api', () => {
     expect(answer.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });
+
+  // Each service counts its database commands on its own port's /metrics: internal figures, never routed outside.
+  it.each(['/metrics', '/api/metrics', '/api/health/votes/metrics', '/api/sessions/../../metrics', '/test/fingerprint/../../metrics'])(
+    "%s: not a service's metrics",
+    async (path) => {
+      const answer = await call(target, { method: 'GET', path });
+      expect(answer.body).not.toContain('logovote_db_commands_total');
+    },
+  );
 });
 
 describe('Cross-Origin-Resource-Policy', () => {

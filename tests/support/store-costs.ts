@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import mongoose from 'mongoose';
 import { PollModel, insertFirstVotes, type FirstVote } from '@logovote/models';
-import { POSTGRES_DATABASE, postgresEnv, toolPath } from '@logovote/devstack';
+import { postgresQuery } from '@logovote/devstack';
 import { testStack } from './stack-env';
 
 /**
@@ -29,27 +28,17 @@ export async function countOperations(run: () => Promise<unknown>): Promise<{ to
   return { total: Object.values(byCommand).reduce((sum, n) => sum + n, 0), byCommand };
 }
 
-function psql(sql: string): string {
-  const result = spawnSync(
-    toolPath('psql'),
-    ['-h', '127.0.0.1', '-p', String(testStack().postgresPort), '-d', POSTGRES_DATABASE, '-AtF', '\t', '-c', sql],
-    { encoding: 'utf8', env: { ...process.env, ...postgresEnv } },
-  );
-  if (result.status !== 0) throw new Error(`psql: ${result.stderr}`);
-  return result.stdout;
-}
-
 /** Rows read so far per collection of a database (FerretDB: a PostgreSQL schema), and sequential scans. */
 export function tableReads(database: string): Map<string, { rows: number; seqScans: number }> {
   const schema = database.replaceAll('"', '');
-  const lines = psql(
+  const lines = postgresQuery(
+    testStack().postgresPort,
     `SELECT m._jsonb->>'_id', s.seq_tup_read + coalesce(s.idx_tup_fetch, 0), s.seq_scan
      FROM pg_stat_user_tables s JOIN "${schema}"._ferretdb_database_metadata m ON m._jsonb->>'table' = s.relname
      WHERE s.schemaname = '${schema}'`,
   );
   const reads = new Map<string, { rows: number; seqScans: number }>();
-  for (const line of lines.trim().split('\n').filter(Boolean)) {
-    const [collection, rows, seqScans] = line.split('\t');
+  for (const [collection, rows, seqScans] of lines) {
     reads.set(collection!, { rows: Number(rows), seqScans: Number(seqScans) });
   }
   return reads;

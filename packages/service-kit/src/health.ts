@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Health, Readiness } from '@logovote/contracts';
 import type { Logger } from 'pino';
+import { dbCommandCounts } from './mongo';
 
 export interface ReadinessCheck {
   name: string;
@@ -28,7 +29,23 @@ async function runCheck(check: ReadinessCheck, logger: Logger): Promise<{ ok: bo
   }
 }
 
-/** `/healthz`: the process answers. `/readyz`: every dependency answers (503 otherwise). */
+/** Counts by command name in Prometheus' text format; names sorted, so two scrapes compare line by line. */
+export function dbCommandMetrics(counts: Record<string, number>): string {
+  const lines = Object.keys(counts)
+    .sort()
+    .map((command) => `logovote_db_commands_total{command="${command.replace(/[\\"\n]/g, '_')}"} ${counts[command]}`);
+  return [
+    '# HELP logovote_db_commands_total Database commands this process started, by command name.',
+    '# TYPE logovote_db_commands_total counter',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+/**
+ * `/healthz`: the process answers. `/readyz`: every dependency answers (503 otherwise). `/metrics`: the
+ * database commands so far; on the service's own port only, since the gateway routes no path of that name.
+ */
 export function healthRouter(service: string, checks: ReadinessCheck[], logger: Logger): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
@@ -41,6 +58,10 @@ export function healthRouter(service: string, checks: ReadinessCheck[], logger: 
     const body: Readiness = { status: ready ? 'ready' : 'unavailable', service, checks: Object.fromEntries(results) };
     ctx.status = ready ? 200 : 503;
     ctx.body = body;
+  });
+  router.get('/metrics', (ctx) => {
+    ctx.type = 'text/plain; version=0.0.4; charset=utf-8';
+    ctx.body = dbCommandMetrics(dbCommandCounts());
   });
   return router;
 }

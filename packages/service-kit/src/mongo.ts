@@ -15,17 +15,35 @@ const HEARTBEAT_FREQUENCY_MS = 2000;
 
 const PING_TIMEOUT_MS = 1500;
 
+/** The driver's own conversation with the server, not work a request or a background job asked for. */
+const HOUSEKEEPING_COMMANDS = new Set(['hello', 'ismaster', 'ping', 'endsessions']);
+
+const commandCounts = new Map<string, number>();
+
+/** Counts one database command this process started (find, insert, update, aggregate...), housekeeping aside. */
+export function countDbCommand(commandName: string): void {
+  if (HOUSEKEEPING_COMMANDS.has(commandName.toLowerCase())) return;
+  commandCounts.set(commandName, (commandCounts.get(commandName) ?? 0) + 1);
+}
+
+/** The database commands this process started so far, by command name. */
+export function dbCommandCounts(): Record<string, number> {
+  return Object.fromEntries(commandCounts);
+}
+
 /** Connects the process-wide mongoose connection; the driver reconnects by itself after outages. */
 export async function connectMongo(uri: string, logger: Logger): Promise<typeof mongoose> {
   mongoose.set('strictQuery', true);
   mongoose.connection.on('disconnected', () => logger.warn('MongoDB disconnected'));
   mongoose.connection.on('reconnected', () => logger.info('MongoDB reconnected'));
+  // Command monitoring lets /metrics (and the operation budget test) count the database operations the
+  // service's work costs, on any MongoDB-protocol store alike.
   await mongoose.connect(uri, {
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
     heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
-    // Every database operation is an event a process can count (the operation budget test does).
     monitorCommands: true,
   });
+  mongoose.connection.getClient().on('commandStarted', (event) => countDbCommand(event.commandName));
   // Every model's collection and indexes exist before the first request: unique indexes decide races,
   // and on FerretDB creating a collection while requests hold every database connection can deadlock.
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));

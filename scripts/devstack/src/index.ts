@@ -4,7 +4,7 @@ export { toolPath, ensureInfraInstalled, type ToolName } from './tools';
 export { spawnManaged, stopAll, stopOnFailure, readLogTail, type ManagedProcess, type SpawnManagedOptions } from './processes';
 export { waitForHttp, waitForTcp, waitFor, type WaitForHttpOptions, type WaitForTcpOptions } from './wait';
 export { findFreePort } from './ports';
-export { startPostgres, postgresUrl, postgresEnv, POSTGRES_DATABASE, type StartPostgresOptions } from './postgres';
+export { startPostgres, postgresUrl, postgresEnv, postgresQuery, POSTGRES_DATABASE, type StartPostgresOptions } from './postgres';
 export { startFerretDB, mongoPing, type StartFerretDBOptions } from './ferretdb';
 export { startMinio, type StartMinioOptions } from './minio';
 export { startMailCatcher, mailCatcherClient, type StartMailCatcherOptions, type MailCatcherClient, type CaughtMail } from './mailcatcher';

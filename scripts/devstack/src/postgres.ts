@@ -147,3 +147,16 @@ export async function startPostgres(o: StartPostgresOptions): Promise<ManagedPro
   }
   return proc;
 }
+
+/** The rows of a query on a running private cluster (FerretDB's tables, their statistics), each split into its columns. */
+export function postgresQuery(port: number, sql: string): string[][] {
+  const result = spawnSync(toolPath('psql'), ['-h', '127.0.0.1', '-p', String(port), '-d', POSTGRES_DATABASE, '-AtF', '\t', '-c', sql], {
+    encoding: 'utf8',
+    env: { ...process.env, ...postgresEnv },
+  });
+  if (result.status !== 0) throw new Error(`psql: ${result.stderr}`);
+  return result.stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split('\t'));
+}
