@@ -34,7 +34,7 @@ export type AdminPollsQuery = z.infer<typeof AdminPollsQuery>;
 /** Every page carries the number of polls in the whole list. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
 
-/** DELETE /api/admin/polls/{pollId}: what was removed (logos on the poll, vote rows, stored image objects). */
+/** DELETE /api/admin/polls/{pollId}: what was removed (logos on the poll, votes counted, stored image objects). */
 export const DeletedPoll = z.object({
   pollId: SessionId,
   deleted: z.object({ logos: z.number().int(), votes: z.number().int(), objects: z.number().int() }),

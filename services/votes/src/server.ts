@@ -4,8 +4,11 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { forgetExpiredProofs } from './models/spent-proof';
 
-/** How often the ledger is folded into tallies (docs/vote-counts.md): counts are exact without it, reads stay small with it. */
-const FOLD_INTERVAL_MS = 1_000;
+/**
+ * How often the ledger is folded into tallies (docs/vote-counts.md): counts are exact without it, and a
+ * session view reads what is pending since the last fold, so a busy poll's views stay small with it.
+ */
+const FOLD_INTERVAL_MS = 250;
 /** How often the votes of polls being deleted are removed (the sessions service waits for it). */
 const PURGE_INTERVAL_MS = 1_000;
 /** How often spent proofs of work whose challenges have expired are forgotten. */

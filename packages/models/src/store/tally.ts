@@ -17,7 +17,8 @@ import { claimOnce } from './claim-once';
  *
  * Cost: a write is one insert; a member's value is one equality lookup (its revisions, usually one to
  * three); a count is two equality lookups (pending revisions, then the few kept steps), reading at most
- * the revisions since the last fold: folds run every second and at FOLD_BATCH pending.
+ * the revisions since the last fold (the votes service folds four times a second, a tally with FOLD_BATCH
+ * pending or one five seconds old).
  * Stopped halfway: a revision is in or not; a step whose `pending` flags were not cleared is finished by
  * the next fold, and readers skip what a kept step lists.
  */
@@ -51,7 +52,7 @@ const STEP_KEPT_MS = 60_000;
 /** And the newest few, whatever their age. */
 const STEPS_KEPT = 3;
 /** A tally is folded once it has this many pending revisions, or one this old. */
-export const FOLD_BATCH = 32;
+export const FOLD_BATCH = 16;
 const FOLD_AFTER_MS = 5_000;
 const FOLDS_AT_ONCE = 4;
 
