@@ -1,4 +1,4 @@
-import { VoterSeatModel, voteId, voteLedger } from '@logovote/models';
+import { VoterSeatModel, seatsOfAddress, voteId, voteLedger } from '@logovote/models';
 
 export interface RawUpsertResult {
   /** Upserts acknowledged per second. */
@@ -140,7 +140,7 @@ export async function measureReadCosts(mongoUri: string, pollId: string): Promis
       lookupPlan: Array.isArray(plan) && plan.every((line) => typeof line === 'string') ? plan.join('; ') : JSON.stringify(plan),
       votes: await VoterSeatModel.estimatedDocumentCount(),
       findByIdMs: await medianMs(() => VoterSeatModel.findById(sample._id, { ipSlot: 1 }).lean()),
-      seatsMs: await medianMs(() => VoterSeatModel.find({ pollId, ipHash: sample.ipHash }, { ipSlot: 1, _id: 0 }).lean()),
+      seatsMs: await medianMs(() => seatsOfAddress(pollId, sample.ipHash)),
       countsMs: await medianMs(() => voteLedger.readCounts(pollId)),
     };
   } finally {

@@ -533,7 +533,7 @@ describe('privacy: a poll takes its personal data with it', () => {
     const email = newEmail();
     expect((await (await browserOn(poll, fromAddress('127.0.0.174'))).notify(email)).status).toBe(200);
 
-    const votes = await db.collection<{ fingerprint: string; ipHash: string }>('votes').find({ pollId: poll.sessionId }).toArray();
+    const votes = await db.collection<{ fingerprint: string; ipHash: string }>('voter_seats').find({ pollId: poll.sessionId }).toArray();
     expect(votes.map((vote) => vote.fingerprint).sort()).toEqual([...fingerprints].sort());
     // What is stored of an address is a keyed hash, never the address.
     for (const vote of votes) expect(vote.ipHash).toMatch(/^[0-9a-f]{64}$/);
@@ -545,7 +545,7 @@ describe('privacy: a poll takes its personal data with it', () => {
 
   async function expectGone({ poll, email, fingerprints, ipHashes }: Awaited<ReturnType<typeof pollWithPersonalData>>) {
     expect(await pollsCollection().countDocuments({ _id: poll.sessionId })).toBe(0);
-    expect(await db.collection('votes').countDocuments({ pollId: poll.sessionId })).toBe(0);
+    expect(await db.collection('voter_seats').countDocuments({ pollId: poll.sessionId })).toBe(0);
     const stored = await everythingStored();
     for (const value of [email, ...fingerprints, ...ipHashes]) expect(stored).not.toContain(value);
     const objects = await objectNames();
@@ -582,7 +582,7 @@ describe('privacy: a poll takes its personal data with it', () => {
     // Folded first: a fold afterwards would write a new, recent tally step.
     await eventually(
       'votes folded',
-      () => db.collection('vote_ledger').countDocuments({ pollId, pending: true }),
+      () => db.collection('vote_ledger').countDocuments({ tally: pollId, pending: true }),
       (pending) => pending === 0,
       20_000,
     );

@@ -25,10 +25,13 @@ const voterSeatSchema = new Schema(
     ipHash: { type: String, required: true },
     /** The seat this voter holds among the voters from the same address (see above). */
     ipSlot: { type: Number, required: true, min: 0 },
+    /** `<pollId>|<ipHash>`: an address's seats in a poll in one single-field lookup (seatsOfAddress). */
+    pollAddress: { type: String, required: true },
   },
   { collection: 'voter_seats', versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
 );
 voterSeatSchema.index({ pollId: 1, ipHash: 1, ipSlot: 1 }, { unique: true });
+voterSeatSchema.index({ pollAddress: 1 });
 
 export type VoterSeat = InferSchemaType<typeof voterSeatSchema>;
 
@@ -40,6 +43,24 @@ export type VoterSeat = InferSchemaType<typeof voterSeatSchema>;
  */
 export const voteId = (pollId: string, fingerprint: string, ipHash: string): string => `${pollId}:${fingerprint}:${ipHash.slice(0, 16)}`;
 export const VoterSeatModel = model('VoterSeat', voterSeatSchema);
+
+const pollAddress = (pollId: string, ipHash: string) => `${pollId}|${ipHash}`;
+
+/** A voter's seat row, as it is written once. */
+export const seatRow = (seat: { voteId: string; pollId: string; fingerprint: string; ipHash: string; ipSlot: number }) => ({
+  _id: seat.voteId,
+  pollId: seat.pollId,
+  fingerprint: seat.fingerprint,
+  ipHash: seat.ipHash,
+  ipSlot: seat.ipSlot,
+  pollAddress: pollAddress(seat.pollId, seat.ipHash),
+});
+
+/** The seat numbers an address holds in a poll (one equality lookup; an address holds few). */
+export async function seatsOfAddress(pollId: string, ipHash: string): Promise<number[]> {
+  const seats = await VoterSeatModel.find({ pollAddress: pollAddress(pollId, ipHash) }, { ipSlot: 1, _id: 0 }).lean();
+  return seats.map((seat) => seat.ipSlot);
+}
 
 /** A voter's vote: its newest revision and logo (rev 0, null: none), and whether the voter holds a seat. */
 export interface CurrentVote {
@@ -79,13 +100,9 @@ export async function insertFirstVotes(votes: FirstVote[], options: { folded?: b
     to: vote.logoId,
   });
   await VoterSeatModel.insertMany(
-    votes.map(({ pollId, fingerprint, ipHash, ipSlot }) => ({
-      _id: voteId(pollId, fingerprint, ipHash),
-      pollId,
-      fingerprint,
-      ipHash,
-      ipSlot,
-    })),
+    votes.map(({ pollId, fingerprint, ipHash, ipSlot }) =>
+      seatRow({ voteId: voteId(pollId, fingerprint, ipHash), pollId, fingerprint, ipHash, ipSlot }),
+    ),
   );
   if (!options.folded) {
     await voteLedger.appendPending(votes.map(revision), at);

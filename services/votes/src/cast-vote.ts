@@ -1,4 +1,13 @@
-import { VoterSeatModel, claimOnce, currentVote, dropReasons, voteLedger, type CurrentVote } from '@logovote/models';
+import {
+  VoterSeatModel,
+  claimOnce,
+  currentVote,
+  dropReasons,
+  seatRow,
+  seatsOfAddress,
+  voteLedger,
+  type CurrentVote,
+} from '@logovote/models';
 
 export interface Ballot {
   pollId: string;
@@ -52,9 +61,7 @@ export type CastResult =
 
 /** The seats of the address below `end` nobody holds yet in this poll, lowest first. */
 async function freeSeats(ballot: Ballot, end: number): Promise<number[]> {
-  // Equality alone, so FerretDB hands the whole lookup to PostgreSQL's index; an address holds few seats to sift.
-  const taken = await VoterSeatModel.find({ pollId: ballot.pollId, ipHash: ballot.ipHash }, { ipSlot: 1, _id: 0 }).lean();
-  const takenSlots = new Set(taken.map((vote) => vote.ipSlot));
+  const takenSlots = new Set(await seatsOfAddress(ballot.pollId, ballot.ipHash));
   const free: number[] = [];
   for (let slot = 0; slot < end; slot++) if (!takenSlots.has(slot)) free.push(slot);
   return free;
@@ -71,11 +78,11 @@ const randomOf = (values: number[]) => values[Math.floor(Math.random() * values.
  * 'full' when no seat is free.
  */
 async function takeSeat(ballot: Ballot, seats: { first: number; end: number }): Promise<'seated' | 'full'> {
-  const { voteId: id, pollId, fingerprint, ipHash } = ballot;
+  const { voteId: id } = ballot;
   if (seats.end === 0) return 'full';
   let ipSlot = Math.min(seats.first + Math.floor(Math.random() * (seats.end - seats.first)), seats.end - 1);
   for (let attempt = 0; attempt <= seats.end; attempt++) {
-    if (await claimOnce(VoterSeatModel, { _id: id, pollId, fingerprint, ipHash, ipSlot })) return 'seated';
+    if (await claimOnce(VoterSeatModel, seatRow({ ...ballot, ipSlot }))) return 'seated';
     // Another request of the same voter seated it meanwhile, or a stopped one did before.
     if (await VoterSeatModel.exists({ _id: id })) return 'seated';
     const freeSeat = randomOf(await freeSeats(ballot, seats.end));

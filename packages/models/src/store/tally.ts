@@ -47,7 +47,11 @@ function applyRevisions(counts: Counts, revisions: Pick<Revision, 'from' | 'to'>
   return next;
 }
 
-/** A step is kept at least this long, so a reader that read pending revisions before it still finds it. */
+/**
+ * A step is kept at least this long, so a reader that read pending revisions before it still finds it.
+ * A folder whose read of the steps is older than half of it gives up instead of claiming the next step:
+ * that step's number could by then have been claimed, pruned and freed.
+ */
 const STEP_KEPT_MS = 60_000;
 /** And the newest few, whatever their age. */
 const STEPS_KEPT = 3;
@@ -73,14 +77,20 @@ export function exactTally(names: { revisions: string; steps: string; model: str
       rev: { type: Number, required: true, min: 1 },
       from: { type: String, default: null },
       to: { type: String, default: null },
-      /** Present (true) until folded: the index then holds only what is still to fold. */
+      /**
+       * Both present until folded, so their indexes hold only what is still to fold: `pending` for the
+       * folder's look over all tallies, `pendingIn` (the tally) for one tally's, a single-field lookup
+       * PostgreSQL cannot mistake for reading the whole tally.
+       */
       pending: { type: Boolean },
+      pendingIn: { type: String },
       at: { type: Date, required: true, default: () => new Date() },
     },
     { collection: names.revisions, versionKey: false },
   );
-  revisionSchema.index({ tally: 1, pending: 1 });
+  revisionSchema.index({ tally: 1 });
   revisionSchema.index({ pending: 1 });
+  revisionSchema.index({ pendingIn: 1 });
   revisionSchema.index({ member: 1 });
   const RevisionModel = model(`${names.model}Revision`, revisionSchema);
 
@@ -102,7 +112,7 @@ export function exactTally(names: { revisions: string; steps: string; model: str
 
   /** Claims revision `rev` of a member; false when it exists already (another writer of the member was first). */
   const append = (revision: Revision): Promise<boolean> =>
-    claimOnce(RevisionModel, { _id: revisionId(revision.member, revision.rev), ...revision, pending: true });
+    claimOnce(RevisionModel, { _id: revisionId(revision.member, revision.rev), ...revision, pending: true, pendingIn: revision.tally });
 
   /** A member's revisions in order (one equality lookup). */
   async function revisions(member: string): Promise<Revision[]> {
@@ -116,9 +126,11 @@ export function exactTally(names: { revisions: string; steps: string; model: str
     return newest ? { rev: newest.rev, value: newest.to } : { rev: 0, value: null };
   }
 
-  async function steps(tally: string): Promise<Step[]> {
+  /** A tally's kept steps, newest first, and when they were read (performance.now()). */
+  async function steps(tally: string): Promise<Step[] & { readAt: number }> {
+    const readAt = performance.now();
     const rows = await StepModel.find({ tally }, { seq: 1, counts: 1, folded: 1, at: 1 }).lean();
-    return rows
+    const kept = rows
       .map((row) => ({
         seq: row.seq,
         counts: new Map(row.counts.map(({ value, count }) => [value, count])),
@@ -126,10 +138,11 @@ export function exactTally(names: { revisions: string; steps: string; model: str
         at: row.at,
       }))
       .sort((a, b) => b.seq - a.seq);
+    return Object.assign(kept, { readAt });
   }
 
   const pendingRevisions = (tally: string) =>
-    RevisionModel.find({ tally, pending: true }, { from: 1, to: 1, at: 1 }).lean<
+    RevisionModel.find({ pendingIn: tally }, { from: 1, to: 1, at: 1 }).lean<
       { _id: string; from: string | null; to: string | null; at: Date }[]
     >();
 
@@ -162,22 +175,23 @@ export function exactTally(names: { revisions: string; steps: string; model: str
 
   async function markFolded(tally: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    // The filter FerretDB can send to PostgreSQL (tally, pending) keeps the scan to this tally's pending revisions.
-    await RevisionModel.updateMany({ tally, pending: true, _id: { $in: ids } }, { $unset: { pending: 1 } });
+    // The filter FerretDB sends to PostgreSQL (pendingIn) keeps the scan to this tally's pending revisions.
+    await RevisionModel.updateMany({ pendingIn: tally, _id: { $in: ids } }, { $unset: { pending: 1, pendingIn: 1 } });
   }
 
   /**
    * Claims the step after `kept[0]` counting `revisions` (those it lists in `folded`; revisions written
    * already folded are counted unlisted), then prunes steps no reader can still need. False when another
-   * folder claimed that step first.
+   * folder claimed that step first, or when `kept` was read too long ago to trust (see STEP_KEPT_MS).
    */
   async function addStep(
     tally: string,
-    kept: Step[],
+    kept: Step[] & { readAt: number },
     revisions: Pick<Revision, 'from' | 'to'>[],
     folded: string[],
     now: Date,
   ): Promise<boolean> {
+    if (performance.now() - kept.readAt > STEP_KEPT_MS / 2) return false;
     const newest = kept[0];
     const seq = (newest?.seq ?? 0) + 1;
     const counts = [...applyRevisions(newest?.counts ?? new Map(), revisions)].map(([value, count]) => ({ value, count }));
@@ -212,7 +226,11 @@ export function exactTally(names: { revisions: string; steps: string; model: str
     await RevisionModel.insertMany(
       revisions.map((revision) => ({ _id: revisionId(revision.member, revision.rev), tally, ...revision, at: now })),
     );
-    while (!(await addStep(tally, await steps(tally), revisions, [], now))) {
+    for (;;) {
+      const kept = await steps(tally);
+      // As a fold does: the newest step's revisions stop looking pending before another step is added.
+      if (kept[0]) await markFolded(tally, kept[0].folded);
+      if (await addStep(tally, kept, revisions, [], now)) return;
       // another folder took that step: count ours in the next one
     }
   }
@@ -220,7 +238,13 @@ export function exactTally(names: { revisions: string; steps: string; model: str
   /** Writes many members' revisions pending, for the folder (fixtures). */
   async function appendPending(revisions: Revision[], now: Date = new Date()): Promise<void> {
     await RevisionModel.insertMany(
-      revisions.map((revision) => ({ _id: revisionId(revision.member, revision.rev), ...revision, pending: true, at: now })),
+      revisions.map((revision) => ({
+        _id: revisionId(revision.member, revision.rev),
+        ...revision,
+        pending: true,
+        pendingIn: revision.tally,
+        at: now,
+      })),
     );
   }
 

@@ -15,8 +15,8 @@ import { claimOnce } from './claim-once';
  * Cost: an append is one insert per level for the markers (refused and ignored once a bucket has one)
  * and one for the record; meant for rare writes (refusals, failed sign-ins, rate tickets), not votes; reading a bucket is one equality
  * lookup; a sweep is a lookup of the log's coarsest markers and two deletes per aged-out bucket.
- * Stopped halfway: markers go in before the record, so no record is in a bucket the sweep cannot find;
- * the sweep removes a bucket's marker last.
+ * Stopped halfway: markers go in coarsest first and before the record, so no record or marker is under a
+ * bucket the sweep cannot find; the sweep removes a bucket's marker last.
  */
 
 const markerSchema = new Schema(
@@ -70,11 +70,10 @@ export function timeBucketedLog<Fields extends object>(options: {
   const bucketKeys = (at: number) => spansMs.map((span, level) => keyOf(level, startOf(at, span)));
   async function mark(at: number): Promise<void> {
     const keys = bucketKeys(at);
-    await Promise.all(
-      keys.map((key, level) =>
-        claimOnce(LogBucketModel, { _id: key, parent: level === 0 ? name : keys[level - 1]!, start: startOf(at, spansMs[level]!) }),
-      ),
-    );
+    // Coarsest first: a marker is never written under a parent the sweep cannot find.
+    for (const [level, key] of keys.entries()) {
+      await claimOnce(LogBucketModel, { _id: key, parent: level === 0 ? name : keys[level - 1]!, start: startOf(at, spansMs[level]!) });
+    }
   }
 
   /** Appends a record under its unique `_id`: false when a record with that `_id` exists (it counts once). */

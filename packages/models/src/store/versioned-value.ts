@@ -5,13 +5,17 @@ import { claimOnce } from './claim-once';
  * Versioned value: one small value per key that several writers change, exact on FerretDB (whose
  * updates rewrite the whole document they read, so two concurrent updates can lose one). Each change
  * is a new version claimed once under `<key>#<seq>`: two writers that read version n both try n + 1,
- * one wins, the other reads again and decides anew (compare-and-set). The newest version is the value;
- * the one before it is removed once the newest is in.
+ * one wins, the other reads again and decides anew (compare-and-set). The newest version is the value.
  *
- * Cost: a read is one equality lookup on `key` returning one version (two for a moment, or after a stop
- * between a change's insert and its cleanup); a change is one read and one insert, plus a delete.
- * Limits: meant for values that change rarely (a poll's closing, moderation): writers of one key under
- * heavy contention retry, and give up after MAX_ATTEMPTS.
+ * Older versions are retired, not deleted: a retired version loses its `key` (so reads no longer find
+ * it) but keeps its id, because a freed `<key>#<n>` could be claimed again by a writer that read
+ * version n - 1 long ago, and its change would be lost. `owner` keeps the key for removing them all.
+ *
+ * Cost: a read is one equality lookup on `key` returning the live versions (one; two for a moment, or
+ * after a stop between a change's insert and its cleanup); a change is one read and one insert, plus an
+ * update per version it retires. Limits: meant for values that change rarely (a poll's closing,
+ * moderation): writers of one key under contention retry, at most MAX_ATTEMPTS times; a key keeps one
+ * small retired document per change until it is removed.
  */
 
 export interface Version<Value> {
@@ -20,7 +24,8 @@ export interface Version<Value> {
   value: Value;
 }
 
-const MAX_ATTEMPTS = 8;
+/** Each attempt that fails is another writer's success: enough for as many writers of one key at once. */
+const MAX_ATTEMPTS = 32;
 const versionId = (key: string, seq: number) => `${key}#${String(seq).padStart(10, '0')}`;
 
 /**
@@ -36,7 +41,10 @@ export function versionedValue<Value extends object>(options: {
   const schema = new Schema(
     {
       _id: { type: String, required: true },
-      key: { type: String, required: true },
+      /** The key while this is a live version; absent once retired. */
+      key: { type: String },
+      /** The key, always (removal). */
+      owner: { type: String, required: true },
       seq: { type: Number, required: true, min: 1 },
       at: { type: Date, required: true },
       ...options.fields,
@@ -44,23 +52,32 @@ export function versionedValue<Value extends object>(options: {
     { collection: options.collection, versionKey: false },
   );
   schema.index({ key: 1 });
+  schema.index({ owner: 1 });
   for (const field of options.indexed ?? []) schema.index({ [field]: 1 });
   const VersionModel = model(options.model, schema);
 
-  const toVersion = ({ _id, key, seq, at, ...value }: Record<string, unknown>): Version<Value> & { key: string } => ({
+  const toVersion = ({ _id, key, owner: _owner, seq, at, ...value }: Record<string, unknown>): Version<Value> & { key: string } => ({
     key: key as string,
     seq: seq as number,
     at: at as Date,
     value: value as Value,
   });
 
+  /** A key's live versions, newest first (one equality lookup). */
+  async function liveVersions(key: string): Promise<Version<Value>[]> {
+    const versions = (await VersionModel.find({ key }).lean<Record<string, unknown>[]>()).map(toVersion);
+    return versions.map(({ seq, at, value }) => ({ seq, at, value })).sort((a, b) => b.seq - a.seq);
+  }
+
   /** The newest version of a key, or null when it never changed (one equality lookup). */
   async function read(key: string): Promise<Version<Value> | null> {
-    const versions = await VersionModel.find({ key }).lean<Record<string, unknown>[]>();
-    const newest = versions
-      .map(toVersion)
-      .reduce<Version<Value> | null>((best, version) => (best && best.seq > version.seq ? best : version), null);
-    return newest && { seq: newest.seq, at: newest.at, value: newest.value };
+    return (await liveVersions(key))[0] ?? null;
+  }
+
+  /** Takes versions out of reads, keeping their ids claimed (see the module comment). */
+  async function retire(key: string, versions: Version<Value>[]): Promise<void> {
+    const unset = Object.fromEntries(['key', ...(options.indexed ?? [])].map((field) => [field, 1]));
+    for (const version of versions) await VersionModel.updateOne({ _id: versionId(key, version.seq) }, { $unset: unset });
   }
 
   /**
@@ -74,13 +91,14 @@ export function versionedValue<Value extends object>(options: {
     now: Date = new Date(),
   ): Promise<Version<Value> | null> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const current = await read(key);
+      const live = await liveVersions(key);
+      const current = live[0] ?? null;
       const next = decide(current);
       if (next === undefined) return current;
       const seq = (current?.seq ?? 0) + 1;
-      if (!(await claimOnce(VersionModel, { _id: versionId(key, seq), key, seq, at: now, ...next }))) continue;
-      // Only the newest decides; one left behind by a stop just makes reads a row longer until the next change.
-      if (current) await VersionModel.deleteOne({ _id: versionId(key, current.seq) });
+      if (!(await claimOnce(VersionModel, { _id: versionId(key, seq), key, owner: key, seq, at: now, ...next }))) continue;
+      // Only the newest decides; versions left live by a stop just make reads a row longer until this.
+      await retire(key, live);
       return { seq, at: now, value: next };
     }
     throw new Error(`versioned value ${options.collection}/${key} kept changing during ${MAX_ATTEMPTS} attempts`);
@@ -93,7 +111,7 @@ export function versionedValue<Value extends object>(options: {
   ): Promise<(Version<Value> & { key: string })[]> {
     const found = (await VersionModel.find({ [field]: value }).lean<Record<string, unknown>[]>()).map(toVersion);
     const newest = new Map<string, Version<Value> & { key: string }>();
-    for (const version of found) if ((newest.get(version.key)?.seq ?? 0) < version.seq) newest.set(version.key, version);
+    for (const version of found) if (version.key && (newest.get(version.key)?.seq ?? 0) < version.seq) newest.set(version.key, version);
     // A version found may have a newer one without the field: only the key's newest counts.
     const current = await Promise.all(
       [...newest.values()].map(async (version) => ((await read(version.key))?.seq === version.seq ? version : null)),
@@ -101,13 +119,13 @@ export function versionedValue<Value extends object>(options: {
     return current.filter((version): version is Version<Value> & { key: string } => version !== null);
   }
 
-  /** Removes every version of a key. */
+  /** Removes every version of a key, live or retired. */
   async function remove(key: string): Promise<void> {
-    await VersionModel.deleteMany({ key });
+    await VersionModel.deleteMany({ owner: key });
   }
 
-  /** Whether a key has any version stored. */
-  const exists = async (key: string): Promise<boolean> => (await VersionModel.exists({ key })) !== null;
+  /** Whether a key has any version stored, live or retired. */
+  const exists = async (key: string): Promise<boolean> => (await VersionModel.exists({ owner: key })) !== null;
 
   return { VersionModel, read, change, findWhere, remove, exists } as const;
 }

@@ -189,3 +189,37 @@ it('stays exact when folders race a fold that stopped after claiming its step', 
   expect(new Set(folded).size).toBe(folded.length);
   expect(folded).toHaveLength(60);
 });
+
+it("counts a stopped fold's revisions once when a bulk load comes next, after its step is pruned", async () => {
+  const name = `t-${newId()}`;
+  const start = Date.now();
+  const first = Array.from({ length: 3 }, (_, index) => ({ tally: name, member: `${name}/m${index}`, rev: 1, from: null, to: 'a' }));
+  for (const revision of first) await tally.append(revision);
+  await tally.StepModel.create({
+    _id: stepId(name, 1),
+    tally: name,
+    seq: 1,
+    counts: [{ value: 'a', count: 3 }],
+    folded: first.map((revision) => `${revision.member}#1`),
+    at: new Date(start),
+  });
+  await tally.appendFolded(name, [{ member: `${name}/f0`, rev: 1, from: null, to: 'b' }], new Date(start));
+  expect(await tally.readCounts(name)).toEqual(
+    new Map([
+      ['a', 3],
+      ['b', 1],
+    ]),
+  );
+  expect(await tally.fold(name, new Date(start))).toBe(0);
+  for (let n = 0; n < 3; n++) {
+    await tally.append({ tally: name, member: `${name}/x${n}`, rev: 1, from: null, to: 'c' });
+    await tally.fold(name, new Date(start + 120_000));
+  }
+  expect(await tally.readCounts(name)).toEqual(
+    new Map([
+      ['a', 3],
+      ['b', 1],
+      ['c', 3],
+    ]),
+  );
+});

@@ -39,7 +39,7 @@ const versionsOf = async (key: string) =>
 const versionId = (key: string, seq: number) => `${key}#${String(seq).padStart(10, '0')}`;
 /** What a change that stopped after its insert leaves: its version in, the previous one not deleted. */
 async function stoppedChange(key: string, seq: number, next: Value) {
-  const version = { _id: versionId(key, seq), key, seq, at: new Date(), ...next };
+  const version = { _id: versionId(key, seq), key, owner: key, seq, at: new Date(), ...next };
   await value.VersionModel.create(version);
 }
 
@@ -94,4 +94,33 @@ it('after a change that stopped before deleting the previous version, reads the 
   expect(current?.value.count).toBe(6);
   expect([...current!.value.writers].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
   expect((await value.findWhere('state', 'open')).map((version) => [version.key, version.seq])).toContainEqual([key, 6]);
+});
+
+it('under 50 writers of one key, applies every change that resolved exactly once and none that gave up', async () => {
+  // More writers than attempts: some may give up (the documented limit), but none is lost or half-applied.
+  const key = newKey();
+  const settled = await Promise.allSettled(Array.from({ length: 50 }, (_, writer) => value.change(key, addWriter(writer))));
+  const applied = settled.flatMap((result, writer) => (result.status === 'fulfilled' ? [writer] : []));
+  for (const result of settled)
+    if (result.status === 'rejected') expect(String(result.reason)).toMatch(/kept changing during \d+ attempts/);
+
+  const current = await value.read(key);
+  expect(applied.length).toBeGreaterThan(0);
+  expect(current?.seq).toBe(applied.length);
+  expect(current?.value.count).toBe(applied.length);
+  expect([...current!.value.writers].sort((a, b) => a - b)).toEqual(applied);
+  expect(await versionsOf(key)).toEqual([applied.length]);
+});
+
+it('retires, at the next change, every version a stop left live', async () => {
+  const key = newKey();
+  await value.change(key, addWriter(1));
+  await value.change(key, addWriter(2));
+  await stoppedChange(key, 3, { state: 'closed', writers: [1, 2, 3], count: 3 });
+  await value.change(key, addWriter(4));
+  expect(await versionsOf(key)).toEqual([4]);
+  // Retired versions keep their numbers claimed until the key is removed.
+  expect(await value.VersionModel.countDocuments({ owner: key })).toBe(4);
+  await value.remove(key);
+  expect(await value.exists(key)).toBe(false);
 });
