@@ -588,7 +588,7 @@ describe('privacy: a poll takes its personal data with it', () => {
     );
     await pollsCollection().updateOne({ _id: pollId }, { $set: { lastActivityAt: monthAgo } });
     await contactsCollection().updateOne({ _id: pollId }, { $set: { lastActivityAt: monthAgo } });
-    for (const name of ['vote_ledger', 'vote_tallies']) await db.collection(name).updateMany({ pollId }, { $set: { at: monthAgo } });
+    for (const name of ['vote_ledger', 'vote_tallies']) await db.collection(name).updateMany({ tally: pollId }, { $set: { at: monthAgo } });
     // The sweep runs when the service starts (then hourly): a restart is the quickest way to see it.
     await stack.stopComponent('sessions');
     await stack.startComponent('sessions');
