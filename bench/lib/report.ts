@@ -63,13 +63,13 @@ export interface BenchResults {
   live: LiveResults;
 }
 
-/** Budgets of issue 9 (1 kB = 1000 bytes). */
+/** Budgets of votes, logos, the voting page's first load and poll creation (1 kB = 1000 bytes). */
 export const BUDGETS = {
   voteShareOfRaw: 0.5,
   logoShareOfStatic: 0.8,
   firstLoadJsBytes: 150_000,
   lcpMs: 2000,
-  /** Issue 18: a creation with four 2 MB logos, every moderation check included. */
+  /** A creation with four 2 MB logos, every moderation check included. */
   creationP95Ms: 1500,
 } as const;
 
@@ -79,7 +79,7 @@ export const BUDGETS = {
  */
 export const PROOF_OF_WORK_BUDGETS = { phoneWaitMs: 3000, scriptCpuMs: 60_000 } as const;
 
-/** Budgets of issue 16: Lighthouse (mobile), performance and LCP on the voters' pages, the other categories on every page. */
+/** Budgets of the pages: Lighthouse (mobile), performance and LCP on the voters' pages, the other categories on every page. */
 export const LIGHTHOUSE_BUDGETS = {
   performancePages: ['/', '/vote/:id', '/results/:id'],
   performance: 100,
@@ -87,7 +87,7 @@ export const LIGHTHOUSE_BUDGETS = {
   otherCategories: 100,
 } as const;
 
-/** Budgets of issue 14: at 100 000 stored votes (p95), and at 1 000 000 within a factor of that. */
+/** Budgets of the hot paths: at 100 000 stored votes (p95), and at 1 000 000 within a factor of that. */
 export const SCALE_BUDGETS = {
   /** 100 000 voter flows in at most 600 s: 167 voters/s, in each shape. */
   flowVoters: 100_000,
@@ -497,7 +497,7 @@ export function renderScale(scale: ScaleResults): { budgetRows: string[]; sectio
   return { budgetRows: budgetRows('scale', view), section: fill('scale', view) };
 }
 
-/** The live results' budgets of issue 17: every open page updated within a second, at a cost per vote independent of viewers. */
+/** The live results' budgets: every open page updated within a second, at a cost per vote independent of viewers. */
 export const LIVE_BUDGETS = { deliveryP95Ms: 1000, viewers: 1000 } as const;
 
 /** Live results (docs/live-results.md): delivery to 1 000 open streams, what they hold, what a vote costs. */

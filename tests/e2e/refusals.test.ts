@@ -1,5 +1,5 @@
 /**
- * Issue 18: each check's reason on /test/moderate and in the creation error toast, and the admin's list of
+ * Each check's reason on /test/moderate and in the creation error toast, and the admin's list of
  * uploads refused in the last 30 days, through the real gateway and the real pipeline.
  */
 import { randomBytes } from 'node:crypto';

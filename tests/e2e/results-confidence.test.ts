@@ -1,5 +1,5 @@
 /**
- * Issue 17 point 4: the results page says whether the lead is real ('Clear lead') or 'Too close to call', in one
+ * The results page says whether the lead is real ('Clear lead') or 'Too close to call', in one
  * plain line beside 'Total votes: N', with a link to the shell's page that explains it (docs/confidence.md).
  * Votes are cast through the API by voters outside the browser.
  */

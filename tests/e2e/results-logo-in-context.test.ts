@@ -1,5 +1,5 @@
 /**
- * Issue 17 point 5: each result card's 'See it small' shows the logo at favicon sizes (16 and 32 CSS pixels, as
+ * Each result card's 'See it small' shows the logo at favicon sizes (16 and 32 CSS pixels, as
  * standard and 2x screens show them), on light and dark backgrounds, and in a browser-tab mock-up
  * (docs/logo-in-context.md).
  */

@@ -1,5 +1,5 @@
 /**
- * Hostile requests to the reasons and the export (issue 17, docs/reasons.md and docs/export.md), through the
+ * Hostile requests to the reasons and the export (docs/reasons.md and docs/export.md), through the
  * gateway: each gets a 4xx with a JSON message that reveals nothing internal, and the services stay ready.
  */
 import { randomBytes } from 'node:crypto';

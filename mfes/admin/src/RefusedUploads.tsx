@@ -80,7 +80,7 @@ function RefusalRow({ refusal }: { refusal: UploadRefusal }) {
 }
 
 /**
- * Issue 18, admin review: the uploads poll creation refused in the last 30 days, newest first, with
+ * The admin's review: the uploads poll creation refused in the last 30 days, newest first, with
  * the reason (their images are not kept). A section of the admin page of its own.
  */
 export function RefusedUploads() {

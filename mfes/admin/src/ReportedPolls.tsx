@@ -145,7 +145,7 @@ function RestorePollDialog({ poll, restoring, onCancel, onConfirm }: RestoreDial
 }
 
 /**
- * 'Reported polls' (issue 18, docs/moderation.md): the polls with reports since their last review,
+ * 'Reported polls' (docs/moderation.md): the polls with reports since their last review,
  * hidden ones first, each restorable or deletable. Shows nothing while no poll awaits review.
  */
 export function ReportedPolls() {

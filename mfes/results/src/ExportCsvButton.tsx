@@ -9,7 +9,7 @@ function DownloadIcon() {
   );
 }
 
-/** 'Export CSV' (issue 17, docs/export.md): the results and the voters' reasons as a file the server names. */
+/** 'Export CSV' (docs/export.md): the results and the voters' reasons as a file the server names. */
 export function ExportCsvButton({ sessionId }: { sessionId: string }) {
   return (
     <div className="flex justify-end">

@@ -1,7 +1,7 @@
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, EyeOffIcon, Link } from '@logovote/ui';
 
 /**
- * The results page of a poll hidden pending review (issue 18, docs/moderation.md): a notice instead of
+ * The results page of a poll hidden pending review (docs/moderation.md): a notice instead of
  * the logos and their counts, until a moderator restores the poll.
  */
 export function HiddenResults() {

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 
 /**
  * True once the page has loaded and the browser is idle: reasons are not part of the first paint
- * (issue 16's budgets), so their reads wait until then.
+ * (the performance budgets), so their reads wait until then.
  */
 function useAfterPageLoad(): boolean {
   const [loaded, setLoaded] = useState(false);
@@ -38,7 +38,7 @@ const shortDate = (at: string) =>
 type ReasonListProps = { sessionId: string; logoId: string; label: string };
 
 /**
- * 'Why this one?' under a result card (issue 17, docs/reasons.md): the voters' reasons for this logo,
+ * 'Why this one?' under a result card (docs/reasons.md): the voters' reasons for this logo,
  * newest first, a page at a time with 'Show more'. The box has a fixed height and scrolls, so neither
  * loading nor more pages move anything on the page (layout shift 0).
  */

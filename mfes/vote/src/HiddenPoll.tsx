@@ -1,7 +1,7 @@
 import { Button, Card, CardDescription, CardHeader, EyeOffIcon, Link } from '@logovote/ui';
 
 /**
- * The voting page of a poll hidden pending review (issue 18, docs/moderation.md): a notice instead of
+ * The voting page of a poll hidden pending review (docs/moderation.md): a notice instead of
  * the logos and the vote button. Nothing of the poll is shown until a moderator restores it.
  */
 export function HiddenPoll() {

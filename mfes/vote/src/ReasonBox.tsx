@@ -7,7 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 type ReasonBoxProps = { sessionId: string };
 
 /**
- * 'Why this one?' (issue 17, docs/reasons.md): after a vote, an optional one-line reason for it. It sits
+ * 'Why this one?' (docs/reasons.md): after a vote, an optional one-line reason for it. It sits
  * below the spec's screens and changes none of their texts; the server masks profanity and answers the
  * reason as stored, which is shown back. A changed vote drops the reason, so the page gives the box a
  * new key per voted logo.

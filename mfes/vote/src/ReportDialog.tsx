@@ -34,7 +34,7 @@ type ReportDialogProps = {
 const noteLength = (text: string) => [...text].length;
 
 /**
- * The report dialog (issue 18, docs/moderation.md): what is wrong with the poll, as the Terms of Use's
+ * The report dialog (docs/moderation.md): what is wrong with the poll, as the Terms of Use's
  * moderation list words it, and an optional one-line note. A repeat from the same network address is
  * answered as the first report was (it counts once).
  */

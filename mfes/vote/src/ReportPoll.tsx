@@ -5,7 +5,7 @@ const loadReportDialog = () => import(/* webpackChunkName: "report-dialog" */ '.
 const ReportDialog = lazy(loadReportDialog);
 
 /**
- * 'Report this poll' (issue 18, docs/moderation.md): a small link below the voting area opening the
+ * 'Report this poll' (docs/moderation.md): a small link below the voting area opening the
  * report dialog. The dialog (and the dialog primitive it needs) is a chunk of its own, fetched when the
  * link is pointed at, focused or used, so the page's first load does not grow.
  */

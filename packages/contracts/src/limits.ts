@@ -13,7 +13,7 @@ export const FINGERPRINT_LENGTH = 16;
 export const SWIPE_THRESHOLD_PX = 50;
 export const ADMIN_THUMBNAILS_SHOWN = 4;
 export const FINGERPRINT_STORAGE_KEY = 'logoVotingFingerprint';
-/** Issue 17, 'Why this one?' (docs/reasons.md): a voter's reason is one line of at most this many characters. */
+/** 'Why this one?' (docs/reasons.md): a voter's reason is one line of at most this many characters. */
 export const MAX_REASON_LENGTH = 140;
 /** A reason's length as the voter sees it: in characters (code points), so an emoji counts once. */
 export const reasonLength = (text: string): number => [...text].length;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_REASON_LENGTH, reasonLength } from './limits';
 import { plainText, textMessages } from './text';
 
-/** Issue 17, 'Why this one?': a voter's optional one-line reason for its vote (docs/reasons.md). */
+/** 'Why this one?': a voter's optional one-line reason for its vote (docs/reasons.md). */
 
 const REASON_TEXT = textMessages('The reason');
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Issue 18, admin review: the uploads refused at poll creation, kept this many days without their
+ * The admin's review: the uploads refused at poll creation, kept this many days without their
  * images (docs/moderation.md).
  */
 export const REFUSAL_RETENTION_DAYS = 30;

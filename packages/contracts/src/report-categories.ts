@@ -1,5 +1,5 @@
 /**
- * Reports (issue 18, docs/moderation.md): what a voter can report a poll for, free of zod so the voting
+ * Reports (docs/moderation.md): what a voter can report a poll for, free of zod so the voting
  * page's bundle can carry it. The categories are the Terms of Use's moderation list, plus 'other'.
  */
 export const REPORT_CATEGORIES = [

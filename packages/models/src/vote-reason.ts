@@ -3,7 +3,7 @@ import { REASONS_PAGE_SIZE } from '@logovote/contracts';
 import { claimOnce } from './store/claim-once';
 
 /**
- * Voters' one-line reasons for their votes (issue 17, docs/reasons.md), written by the votes service.
+ * Voters' one-line reasons for their votes (docs/reasons.md), written by the votes service.
  *
  * Each logo of a poll numbers its reasons 0, 1, 2, ... in order of arrival: a reason is an insert-only
  * slot keyed `<pollId>|<logoId>|<seq>`, so two reasons racing for one number are decided by the unique

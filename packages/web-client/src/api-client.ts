@@ -344,7 +344,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
 
     /**
-     * PUT /api/sessions/{id}/reason (issue 17, docs/reasons.md): the visitor's one-line reason for its
+     * PUT /api/sessions/{id}/reason (docs/reasons.md): the visitor's one-line reason for its
      * current vote. Answers the reason as stored (profanity masked); a refusal throws an Error with the
      * server's message.
      */
@@ -362,7 +362,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
 
     /**
-     * POST /api/sessions/{id}/reports (issue 18, docs/moderation.md): the visitor reports the poll. A
+     * POST /api/sessions/{id}/reports (docs/moderation.md): the visitor reports the poll. A
      * refusal (the rate limit's 429, a bad note) throws an Error with the server's message.
      */
     async reportPoll(sessionId: string, report: ReportRequest): Promise<ReportResponse> {

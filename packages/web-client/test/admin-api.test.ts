@@ -101,7 +101,7 @@ describe('admin calls (spec section 7)', () => {
   });
 });
 
-describe('refused uploads (issue 18)', () => {
+describe('refused uploads', () => {
   it('lists them with GET /api/admin/refusals, with credentials, and follows the next page from Link', async () => {
     const refusals: UploadRefusalList = [
       {

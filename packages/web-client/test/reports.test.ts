@@ -46,7 +46,7 @@ beforeEach(() => {
 const SESSION = 'AAAAAAAAAAAAAAAA';
 const client = () => createApiClient({ baseUrl });
 
-describe('reports (issue 18)', () => {
+describe('reports', () => {
   it("reports a poll with POST /api/sessions/{id}/reports and the session's anti-forgery token", async () => {
     answer = ({ method }) => ({
       status: 200,

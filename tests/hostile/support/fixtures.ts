@@ -124,7 +124,7 @@ export const HOSTILE_SVGS: Record<string, string> = {
 export const hugeSvg = (): string =>
   svg('<rect width="10" height="10"/>').replace('width="64" height="64"', 'width="100000" height="100000"');
 
-// ── SVGs that cost too much to draw (issue 32's SVG limits) ──────────────────────────────────────────────────
+// ── SVGs that cost too much to draw (the SVG cost limits) ──────────────────────────────────────────────────
 
 /** A `<set>` that rewrites a link to another site, its attribute named through a prefix other than `xlink`. */
 export const xlinkPrefixAnimation = (): string =>

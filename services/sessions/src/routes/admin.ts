@@ -79,7 +79,7 @@ export function adminRouter(store: ObjectStore): Router {
     ctx.body = body;
   });
 
-  // Reported polls (issue 18, docs/moderation.md): those with reports since their last review.
+  // Reported polls (docs/moderation.md): those with reports since their last review.
   router.get('/reports', async (ctx) => {
     const body: ReportedPollList = await listReportedPolls();
     ctx.set('Cache-Control', 'no-store');

@@ -24,7 +24,7 @@ export interface ReportsRouteOptions {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** POST /api/sessions/{sessionId}/reports: a voter reports a poll (issue 18, docs/moderation.md). */
+/** POST /api/sessions/{sessionId}/reports: a voter reports a poll (docs/moderation.md). */
 export function reportsRouter(options: ReportsRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
   const limit = options.reportsPerAddressPerHour;

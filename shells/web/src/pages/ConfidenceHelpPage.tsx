@@ -9,7 +9,7 @@ function useResultsPath(): string | null {
 }
 
 /**
- * The plain explanation behind the results page's 'Clear lead' and 'Too close to call' (issue 17; the
+ * The plain explanation behind the results page's 'Clear lead' and 'Too close to call' (the
  * developers' version is docs/confidence.md). Static content owned by the shell, like the terms.
  */
 export default function ConfidenceHelpPage() {
