@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { countPendingVotes, insertFirstVotes, type FirstVote } from '@logovote/models';
+import { insertFirstVotes, voteLedger, type FirstVote } from '@logovote/models';
 import { postgresQuery } from '@logovote/devstack';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
 import { createPolls, type BenchPoll } from './polls';
@@ -186,7 +186,7 @@ async function foldersCaughtUp(mongoUri: string): Promise<number> {
   try {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const pending = await countPendingVotes();
+      const pending = await voteLedger.countPending();
       if (pending === 0 || Date.now() > deadline) return pending;
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }

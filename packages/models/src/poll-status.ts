@@ -129,6 +129,3 @@ export async function pollsAwaitingReview(): Promise<{ pollId: string; round: nu
 
 /** Removes a poll's status (with the poll). */
 export const deletePollStatus = (pollId: string): Promise<void> => pollStatus.remove(pollId);
-
-/** Whether a poll has a status stored. */
-export const hasPollStatus = (pollId: string): Promise<boolean> => pollStatus.exists(pollId);

@@ -144,8 +144,3 @@ export async function hasVoteData(pollId: string): Promise<boolean> {
     (await hasReports(pollId))
   );
 }
-
-/** How many vote revisions the folder has still to count, over all polls (the benchmark waits for none). */
-export async function countPendingVotes(): Promise<number> {
-  return voteLedger.countPending();
-}

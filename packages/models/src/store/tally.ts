@@ -56,7 +56,7 @@ const STEP_KEPT_MS = 60_000;
 /** And the newest few, whatever their age. */
 const STEPS_KEPT = 3;
 /** A tally is folded once it has this many pending revisions, or one this old. */
-export const FOLD_BATCH = 16;
+const FOLD_BATCH = 16;
 const FOLD_AFTER_MS = 5_000;
 const FOLDS_AT_ONCE = 4;
 
