@@ -1,24 +1,52 @@
 import { Link } from '@logovote/ui';
+import { useMemo } from 'react';
 
-import { describeVerdict, judgeLead } from './confidence';
 import type { RankedLogo } from '@logovote/contracts/ranking';
+import { chanceSentence, judgePoll, verdictSentence, winnerQualifier, type Verdict } from '@logovote/contracts/verdict';
 
 /** The shell's page that explains the verdict in plain words (docs/confidence.md for developers); it links back to `poll`'s results. */
 const confidenceHelpPath = (sessionId: string) => `/help/confidence?poll=${encodeURIComponent(sessionId)}`;
 
-/** Whether the leader's lead is real or too close to call, in one line, beside the spec's totals. */
-export function ConfidenceVerdict({ ranked, sessionId }: { ranked: readonly RankedLogo[]; sessionId: string }) {
-  const verdict = judgeLead(ranked.map((item) => item.logo.voteCount));
-  const { headline, line } = describeVerdict(
+/** The verdict on the ranked logos, judged again only when a count changes (the estimate of votes to settle takes a few ms). */
+export function useVerdict(ranked: readonly RankedLogo[]): Verdict {
+  const counts = ranked.map((item) => item.logo.voteCount).join(',');
+  return useMemo(() => judgePoll(counts.split(',').map(Number)), [counts]);
+}
+
+/** Which logo voters prefer and how sure that is, or how many more votes would settle it: one sentence, beside the spec's totals. */
+export function ConfidenceVerdict({ verdict, ranked, sessionId }: { verdict: Verdict; ranked: readonly RankedLogo[]; sessionId: string }) {
+  const sentence = verdictSentence(
     verdict,
     ranked.map((item) => item.label),
   );
   return (
-    <p data-testid="confidence-verdict" data-verdict={verdict.kind} className="text-sm text-pretty text-muted-foreground">
-      <strong className="font-semibold text-foreground">{headline}:</strong> {line}{' '}
-      <Link to={confidenceHelpPath(sessionId)} className="whitespace-nowrap text-foreground underline underline-offset-4">
+    <p data-testid="confidence-verdict" data-verdict={verdict.kind} className="text-pretty text-muted-foreground">
+      <span className="font-medium text-foreground">{sentence}</span>{' '}
+      <Link to={confidenceHelpPath(sessionId)} className="text-sm whitespace-nowrap text-foreground underline underline-offset-4">
         How is this decided?
       </Link>
+    </p>
+  );
+}
+
+/** Beside the spec's 'Winner' badge: 'clear lead' or 'too close to call', as the sentence says. */
+export function WinnerQualifier({ verdict }: { verdict: Verdict }) {
+  const qualifier = winnerQualifier(verdict);
+  return (
+    qualifier && (
+      <span data-testid="winner-qualifier" className="text-xs text-muted-foreground">
+        {qualifier}
+      </span>
+    )
+  );
+}
+
+/** A logo's chance to be the favourite, on its card (`position` in ranking order); nothing without a comparison. */
+export function FavouriteChance({ verdict, position }: { verdict: Verdict; position: number }) {
+  if (verdict.kind === 'no-votes' || verdict.kind === 'single') return null;
+  return (
+    <p data-testid="favourite-chance" className="text-xs text-muted-foreground">
+      {chanceSentence(verdict.chances[position]!)}
     </p>
   );
 }

@@ -18,7 +18,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
 import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
-import { ConfidenceVerdict } from './ConfidenceVerdict';
+import type { Verdict } from '@logovote/contracts/verdict';
+import { ConfidenceVerdict, FavouriteChance, useVerdict, WinnerQualifier } from './ConfidenceVerdict';
 import { ExportCsvButton } from './ExportCsvButton';
 import { QrCodeButton } from './QrCodeButton';
 import { ReasonList } from './ReasonList';
@@ -64,7 +65,9 @@ async function copyVotingLink(sessionId: string): Promise<void> {
   }
 }
 
-function ResultCard({ ranked, sessionId, tabTitle }: { ranked: RankedLogo; sessionId: string; tabTitle: string }) {
+type ResultCardProps = { ranked: RankedLogo; position: number; verdict: Verdict; sessionId: string; tabTitle: string };
+
+function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCardProps) {
   const { logo, label, percent, isWinner } = ranked;
   return (
     <li data-testid="result-card" data-logo-id={logo.id}>
@@ -72,12 +75,15 @@ function ResultCard({ ranked, sessionId, tabTitle }: { ranked: RankedLogo; sessi
         <div className="flex min-h-6 flex-wrap items-center justify-between gap-x-2 gap-y-1">
           <h2 className="font-semibold sm:text-lg">{label}</h2>
           {isWinner && (
-            <span
-              data-testid="winner-badge"
-              className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
-            >
-              <TrophyIcon className="size-3.5" />
-              Winner
+            <span className="inline-flex flex-wrap items-center gap-x-1.5 gap-y-0.5">
+              <span
+                data-testid="winner-badge"
+                className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
+              >
+                <TrophyIcon className="size-3.5" />
+                Winner
+              </span>
+              <WinnerQualifier verdict={verdict} />
             </span>
           )}
         </div>
@@ -96,6 +102,7 @@ function ResultCard({ ranked, sessionId, tabTitle }: { ranked: RankedLogo; sessi
           <p data-testid="vote-percent" className="text-xs text-muted-foreground sm:text-sm">
             {percent}% of total votes
           </p>
+          <FavouriteChance verdict={verdict} position={position} />
           <SeeItSmall label={label} src={logoUrl(logo.filename)} tabTitle={tabTitle} />
         </div>
         <ReasonList sessionId={sessionId} logoId={logo.id} label={label} />
@@ -106,6 +113,7 @@ function ResultCard({ ranked, sessionId, tabTitle }: { ranked: RankedLogo; sessi
 
 function Results({ session, onVotingChanged }: { session: SessionView; onVotingChanged: () => void }) {
   const ranked = rankLogos(session.logos, session.totalVotes);
+  const verdict = useVerdict(ranked);
   const prompt = session.feedbackPrompt?.trim();
   return (
     <>
@@ -115,7 +123,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
           <p data-testid="total-votes" className="text-muted-foreground">
             Total votes: {session.totalVotes}
           </p>
-          <ConfidenceVerdict ranked={ranked} sessionId={session.sessionId} />
+          <ConfidenceVerdict verdict={verdict} ranked={ranked} sessionId={session.sessionId} />
           {prompt && (
             <p data-testid="results-prompt" className="mt-2 text-lg font-medium text-balance break-words">
               &quot;{prompt}&quot;
@@ -134,8 +142,15 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
       <VotingControls session={session} onChanged={onVotingChanged} />
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
-        {ranked.map((item) => (
-          <ResultCard key={item.logo.id} ranked={item} sessionId={session.sessionId} tabTitle={prompt || 'LogoVote'} />
+        {ranked.map((item, position) => (
+          <ResultCard
+            key={item.logo.id}
+            ranked={item}
+            position={position}
+            verdict={verdict}
+            sessionId={session.sessionId}
+            tabTitle={prompt || 'LogoVote'}
+          />
         ))}
       </ul>
       <ExportCsvButton sessionId={session.sessionId} />
