@@ -1,7 +1,8 @@
 /**
- * The results page says whether the lead is real ('Clear lead') or 'Too close to call', in one
- * plain line beside 'Total votes: N', with a link to the shell's page that explains it (docs/confidence.md).
- * Votes are cast through the API by voters outside the browser.
+ * The results page's verdict (docs/confidence.md): one sentence beside 'Total votes: N' ('clear favourite', or how
+ * many more votes would settle a lead), each card's chance to be the favourite, and 'clear lead' or 'too close to
+ * call' beside the spec's 'Winner' badge, with a link to the shell's page that explains it. Votes are cast
+ * through the API by voters outside the browser.
  */
 import type { CreatedSession, ProofRequired } from '@logovote/contracts';
 import type { Page } from 'playwright-core';
@@ -45,63 +46,97 @@ const verdict = (page: Page) => page.getByTestId('confidence-verdict');
 
 const LINK = ' How is this decided?';
 
-// The p-values: exact two-sided binomial tests (mfes/results/test/confidence.test.ts checks the arithmetic).
+/** The chance shown on each card, in ranking order. */
+const cardChances = (page: Page) =>
+  page
+    .getByTestId('result-card')
+    .evaluateAll((cards) => cards.map((card) => card.querySelector('[data-testid="favourite-chance"]')?.textContent ?? null));
+
+// The figures: packages/contracts/src/verdict.ts for these counts (its unit tests check the arithmetic).
 const CASES = [
   {
-    name: 'no votes',
+    shot: 'no-votes',
     logos: ['logo-ring.png', 'logo-square.png'],
     counts: [0, 0],
     kind: 'no-votes',
-    text: 'No votes yet: There is no leader until people vote.',
+    text: 'No votes yet: there is no favourite until people vote.',
+    qualifier: null,
+    chances: [null, null],
   },
   {
-    name: 'a poll of one logo',
+    shot: 'single',
     logos: ['logo-ring.png'],
     counts: [2],
     kind: 'single',
-    text: 'Only one logo: Logo A is the only logo in this poll, so there is nothing to compare it with.',
+    text: 'Logo A is the only logo in this poll, so there is nothing to compare it with.',
+    qualifier: null,
+    chances: [null],
   },
   {
-    name: 'a three-way tie',
+    // The spec's rule crowns Logo A of a 1 to 1 tie; the qualifier says what the sentence says.
+    shot: 'tie',
+    logos: ['logo-ring.png', 'logo-square.png'],
+    counts: [1, 1],
+    kind: 'tie',
+    text: 'Logo A and Logo B are tied with 1 vote each: too close to call. More votes will tell.',
+    qualifier: 'too close to call',
+    chances: ['50% chance to be the favourite', '50% chance to be the favourite'],
+  },
+  {
+    shot: 'three-way-tie',
     logos: ['logo-ring.png', 'logo-square.png', 'logo-triangle.jpg', 'logo-wave.svg'],
     counts: [1, 0, 1, 1],
     kind: 'tie',
-    text: 'Too close to call: Logo A, Logo B and Logo C are tied with 1 vote each.',
+    text: 'Logo A, Logo B and Logo C are tied with 1 vote each: too close to call. More votes will tell.',
+    qualifier: 'too close to call',
+    chances: [
+      '30% chance to be the favourite',
+      '30% chance to be the favourite',
+      '30% chance to be the favourite',
+      '8% chance to be the favourite',
+    ],
   },
   {
-    // 3 to 1 of 4 votes: P = 2 · (4 + 1) / 16 = 0.625.
-    name: 'a lead chance often gives',
+    shot: 'leads',
     logos: ['logo-ring.png', 'logo-square.png', 'logo-triangle.jpg'],
     counts: [1, 3, 0],
-    kind: 'too-close',
-    text: 'Too close to call: Logo A leads Logo B by 2 votes, but a gap this large would come up by chance 63% of the time if both were equally liked.',
+    kind: 'leads',
+    text: 'Logo A leads; about 40 more votes would likely settle it (somewhere between 4 and 1,800).',
+    qualifier: 'too close to call',
+    chances: ['77% chance to be the favourite', '17% chance to be the favourite', '4% chance to be the favourite'],
   },
   {
-    // 6 to 0: P = 2 / 64 = 0.031.
-    name: 'a clear lead',
+    shot: 'clear',
     logos: ['logo-ring.png', 'logo-square.png'],
     counts: [0, 6],
     kind: 'clear',
-    text: 'Clear lead: Logo A leads Logo B by 6 votes; a gap this large would come up by chance less than 5% of the time if both were equally liked.',
+    text: 'Logo A is the clear favourite: 99% likely to be the most preferred.',
+    qualifier: 'clear lead',
+    chances: ['99% chance to be the favourite', 'Less than 1% chance to be the favourite'],
   },
 ] as const;
 
-describe('the verdict on the lead', () => {
-  it.each(CASES)('says it for $name, on a phone and a desktop', async ({ logos, counts, kind, text }) => {
+describe('the verdict', () => {
+  it.each(CASES)('says it for $shot, on a phone and a desktop', async ({ shot, logos, counts, kind, text, qualifier, chances }) => {
     const session = await createPoll({ logos });
     await castVotes(session, counts);
     for (const viewport of ['phone', 'desktop'] as const) {
       const page = await openResults(session, viewport);
       await expect(verdict(page).getAttribute('data-verdict')).resolves.toBe(kind);
       await expect(verdict(page).innerText()).resolves.toBe(`${text}${LINK}`);
+      await expect(cardChances(page)).resolves.toEqual(chances);
       // Beside the spec's texts, which stay as they are.
       await expect(page.getByTestId('total-votes').innerText()).resolves.toBe(
         `Total votes: ${counts.reduce<number>((sum, n) => sum + n, 0)}`,
       );
       await expect(page.getByTestId('winner-badge').count()).resolves.toBe(kind === 'no-votes' ? 0 : 1);
+      if (kind !== 'no-votes') await expect(page.getByTestId('winner-badge').innerText()).resolves.toBe('Winner');
+      const qualifiers = page.getByTestId('result-card').first().getByTestId('winner-qualifier');
+      await expect(qualifiers.count()).resolves.toBe(qualifier === null ? 0 : 1);
+      if (qualifier !== null) await expect(qualifiers.innerText()).resolves.toBe(qualifier);
       await expectAccessible(page);
       await expectNoHorizontalOverflow(page);
-      await shoot(page, `results-verdict-${kind}-${viewport}`);
+      await shoot(page, `results-verdict-${shot}-${viewport}`);
       await page.close();
     }
   });
@@ -117,8 +152,8 @@ describe("'How is this decided?'", () => {
     expect(new URL(page.url()).searchParams.get('poll')).toBe(session.sessionId);
     await expect(page.title()).resolves.toBe('How is this decided? · LogoVote');
     await expect(page.getByRole('heading', { level: 1, name: 'How is this decided?' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'Clear favourite' }).count()).resolves.toBe(1);
     await expect(page.getByRole('heading', { name: 'Too close to call' }).count()).resolves.toBe(1);
-    await expect(page.getByRole('heading', { name: 'Clear lead' }).count()).resolves.toBe(1);
 
     await page.getByRole('link', { name: 'Back to results' }).click();
     await page.waitForSelector('[data-remote="results"][data-phase="results"]', { timeout: 15_000 });

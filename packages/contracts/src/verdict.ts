@@ -30,6 +30,12 @@ export const PRIOR_VOTES = 1;
 /** The leader is the clear favourite from this chance to be the most preferred (calibrated in docs/confidence.md). */
 export const CLEAR_FAVOURITE_CHANCE = 0.95;
 
+/** The chances are computed to about 10⁻⁵ (the unit tests): one this close below a whole percent counts as it, so a tie shows 50%. */
+const CHANCE_TOLERANCE = 1e-5;
+
+/** Whether a leader with this chance is the clear favourite. */
+const isClearChance = (chance: number) => chance + CHANCE_TOLERANCE >= CLEAR_FAVOURITE_CHANCE;
+
 /** Logos beyond the first two whose chances add up to less than this are out of the running. */
 const OUT_OF_RUNNING = 0.01;
 
@@ -156,11 +162,11 @@ export function isClearFavourite(counts: readonly number[]): boolean {
   let leader = 0;
   for (let i = 1; i < counts.length; i += 1) if (counts[i]! > counts[leader]!) leader = i;
   if (counts.length < 2 || counts.some((count, i) => i !== leader && count === counts[leader])) return false;
-  return (
+  return isClearChance(
     chanceLargest(
       counts.map((count) => count + PRIOR_VOTES),
       leader,
-    ) >= CLEAR_FAVOURITE_CHANCE
+    ),
   );
 }
 
@@ -289,7 +295,7 @@ export function judgePoll(counts: readonly number[]): Verdict {
   if (runnerUp === undefined) return { kind: 'single' };
   const chances = favouriteChances(counts);
   if (runnerUp === leader) return { kind: 'tie', tied: counts.filter((count) => count === leader).length, votes: leader, chances };
-  if (chances[0]! >= CLEAR_FAVOURITE_CHANCE) return { kind: 'clear', chances };
+  if (isClearChance(chances[0]!)) return { kind: 'clear', chances };
   const others = chances.slice(2).reduce((sum, chance) => sum + chance, 0);
   return {
     kind: 'leads',
@@ -308,7 +314,7 @@ export function winnerQualifier(verdict: Verdict): 'clear lead' | 'too close to 
 /** A chance as a whole percent, never rounded up to a certainty or down to nothing: '96%', 'less than 1%'. */
 export function percentText(chance: number): string {
   if (chance < 0.01) return 'less than 1%';
-  return `${min(99, floor(chance * 100))}%`;
+  return `${min(99, floor((chance + CHANCE_TOLERANCE) * 100))}%`;
 }
 
 /** A number of votes in round figures: two significant digits, rounded `up` or down or to the nearest. */

@@ -209,7 +209,8 @@ describe("the 'Winner' badge's qualifier", () => {
 
 describe('chances in words', () => {
   it('never rounds up to the threshold or to a certainty', () => {
-    expect(percentText(CLEAR_FAVOURITE_CHANCE - 1e-9)).toBe('94%');
+    expect(percentText(CLEAR_FAVOURITE_CHANCE - 1e-3)).toBe('94%');
+    expect(percentText(0.5 - 1e-7)).toBe('50%');
     expect(percentText(CLEAR_FAVOURITE_CHANCE)).toBe('95%');
     expect(percentText(0.99999)).toBe('99%');
     expect(percentText(1)).toBe('99%');

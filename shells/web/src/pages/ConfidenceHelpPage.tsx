@@ -9,8 +9,9 @@ function useResultsPath(): string | null {
 }
 
 /**
- * The plain explanation behind the results page's 'Clear lead' and 'Too close to call' (the
- * developers' version is docs/confidence.md). Static content owned by the shell, like the terms.
+ * The plain explanation behind the results page's verdict: 'clear favourite', 'leads; about N more votes', the
+ * cards' chances and the qualifier beside 'Winner' (the developers' version is docs/confidence.md). Static
+ * content owned by the shell, like the terms.
  */
 export default function ConfidenceHelpPage() {
   const resultsPath = useResultsPath();
@@ -26,50 +27,49 @@ export default function ConfidenceHelpPage() {
       </div>
       <header className="flex flex-col gap-1">
         <h1 className="text-3xl font-bold tracking-tight">How is this decided?</h1>
-        <p className="text-muted-foreground">What &apos;Clear lead&apos; and &apos;Too close to call&apos; mean on the results page.</p>
+        <p className="text-muted-foreground">What the sentence at the top of your results means, and how sure it is.</p>
       </header>
-      <Section title="Leader against runner-up">
+      <Section title="The votes are a sample">
         <p>
-          The results page compares the two logos with the most votes. If people liked them equally, each vote between the two would be like
-          tossing a fair coin: one of them would still get ahead now and then, by chance alone. So the question is how often chance alone
-          would open a gap as large as the one you see.
+          The people who voted so far stand in for everyone you care about. The results page asks how sure you can be that the logo in front
+          would still be in front if all of them voted, and gives each logo its chance to be the favourite.
         </p>
       </Section>
-      <Section title="Clear lead">
+      <Section title="Clear favourite">
         <p>
-          A gap this large would come up by chance less than 5% of the time if both logos were equally liked. That is the usual bar for
-          calling a difference real: the leader is very likely the one people prefer.
+          &quot;Logo A is the clear favourite: 96% likely to be the most preferred&quot; means that, given the votes so far, there is a 96
+          in 100 chance that Logo A is the one most people prefer. We say &apos;clear favourite&apos; from 95 in 100, and the
+          &apos;Winner&apos; badge then says &apos;clear lead&apos;. You can pick it.
         </p>
       </Section>
       <Section title="Too close to call">
         <p>
-          A gap this large comes up by chance 5% of the time or more, so the leader may just have been lucky. More votes will tell. A tie is
-          always too close to call.
+          &quot;Logo A leads; about 70 more votes would likely settle it&quot; means Logo A is ahead but not by enough yet: if voting goes
+          on as it has, about that many more votes would probably be enough to call a clear favourite. The figure is rough, so the page
+          gives a range with it; early on the range is wide. When the page says &apos;between Logo A and Logo B&apos;, the other logos are
+          out of the running. Until then the &apos;Winner&apos; badge says &apos;too close to call&apos;, and so does a tie.
         </p>
       </Section>
       <Section title="Two examples">
         <ul className="list-disc space-y-1 pl-6">
-          <li>
-            14 votes to 6: between two equally liked logos, a gap of 8 votes or more (either way) comes up 12% of the time. Too close to
-            call.
-          </li>
-          <li>28 votes to 12: a gap of 16 votes or more comes up 1.7% of the time. Clear lead.</li>
+          <li>14 votes to 6: Logo A is 96% likely to be the most preferred. Clear favourite.</li>
+          <li>7 votes to 5: Logo A is 70% likely to be the most preferred. Too close to call; share the link with more people.</li>
         </ul>
       </Section>
-      <Section title="What it does not tell you">
+      <Section title="What it assumes">
         <ul className="list-disc space-y-1 pl-6">
-          <li>Whether your voters are like the people you want to reach: that matters more than any test.</li>
-          <li>Whether later voters will think the same: a lead can still change as more people vote.</li>
-          <li>
-            How the other logos compare with each other. The runner-up is the leader&apos;s closest rival: a leader that clearly beats it
-            beats the others even more clearly.
-          </li>
+          <li>One vote per person.</li>
+          <li>Your voters are like the people you want to reach: if only your team voted, the verdict is about your team.</li>
+          <li>Tastes do not change while the votes come in: the first voters and the last like the same things.</li>
         </ul>
       </Section>
       <Section title="For the curious">
         <p>
-          This is the exact binomial test of the leader&apos;s votes against the runner-up&apos;s, two-sided, at the 5% level: the standard
-          way to compare two counts from one poll. It holds for 5 votes as for 50 000, with no approximation.
+          Each logo&apos;s chance is the probability that its share of all voters is the largest, given the votes so far and no opinion
+          before them (a Bayesian model: a uniform prior over the shares, updated by the counts). The number of votes to settle a lead is
+          worked out for many plausible splits of the voters, and the middle one is shown, with the range that holds most of them. We tested
+          it on thousands of simulated polls whose true preferences we knew: a &apos;clear favourite&apos; named the wrong logo in about 1
+          call in 100.
         </p>
       </Section>
     </article>
