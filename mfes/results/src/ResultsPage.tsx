@@ -17,7 +17,7 @@ import { analytics, api, HttpError, isPollHidden } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
-import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
+import { labelWithName, rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import { ConfidenceVerdict } from './ConfidenceVerdict';
 import { ExportCsvButton } from './ExportCsvButton';
 import { QrCodeButton } from './QrCodeButton';
@@ -81,8 +81,18 @@ function ResultCard({ ranked, sessionId, tabTitle }: { ranked: RankedLogo; sessi
             </span>
           )}
         </div>
+        <p data-testid="result-logo-name" title={logo.name} className="-mt-2 line-clamp-2 text-sm break-words text-muted-foreground">
+          {logo.name}
+        </p>
         <div className="aspect-square rounded-lg border border-border bg-background p-2 sm:p-4">
-          <img src={logoUrl(logo.filename)} alt={label} width={320} height={320} decoding="async" className="size-full object-contain" />
+          <img
+            src={logoUrl(logo.filename)}
+            alt={labelWithName(label, logo.name)}
+            width={320}
+            height={320}
+            decoding="async"
+            className="size-full object-contain"
+          />
         </div>
         <div className="mt-auto flex flex-col gap-2">
           <p data-testid="vote-count" className="text-lg font-semibold sm:text-xl">
