@@ -81,7 +81,7 @@ function ResultCard({ ranked, sessionId, tabTitle }: { ranked: RankedLogo; sessi
             </span>
           )}
         </div>
-        <p data-testid="result-logo-name" title={logo.name} className="-mt-2 line-clamp-2 text-sm break-words text-muted-foreground">
+        <p data-testid="result-logo-name" className="-mt-2 text-sm break-words text-muted-foreground">
           {logo.name}
         </p>
         <div className="aspect-square rounded-lg border border-border bg-background p-2 sm:p-4">

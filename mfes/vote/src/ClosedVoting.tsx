@@ -57,7 +57,7 @@ export function ClosedVoting({ session, votedLogoId }: Props) {
                     <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">Your vote</span>
                   )}
                 </div>
-                <p data-testid="final-logo-name" title={logo.name} className="line-clamp-2 text-sm break-words text-muted-foreground">
+                <p data-testid="final-logo-name" className="text-sm break-words text-muted-foreground">
                   {logo.name}
                 </p>
                 <p className="text-sm">
