@@ -527,6 +527,7 @@ describe('a long list', () => {
         id: `logo-${n}`,
         filename: `longList${String(index).padStart(3, '0')}logo${n}xxxxxxxx.png`,
         originalName: `logo-${n}.png`,
+        name: `logo-${n}`,
         voteCount: 0,
       })),
     }));

@@ -207,6 +207,11 @@ const TEXT_FIELDS: TextField[] = [
     send: (ctx, text) => create([{ name: 'feedbackPrompt', data: `Which one? ${text}` }, logo('a.png', ctx.images.png)]),
   },
   {
+    field: 'a logo name',
+    endpoint: 'POST /api/sessions',
+    send: (ctx, text) => create([{ name: 'logoNames', data: `Wordmark ${text}` }, logo('a.png', ctx.images.png)]),
+  },
+  {
     field: 'the file name of a real PNG',
     endpoint: 'POST /api/sessions',
     send: (ctx, text) => fileNamed('/api/sessions', 'logos', `${text}.png`, ctx.images.png),
@@ -353,6 +358,20 @@ export const CORPUS: HostileCase[] = [
     send: (ctx) => create([{ name: 'feedbackPrompt', data: 'a' }, { name: 'feedbackPrompt', data: 'b' }, logo('a.png', ctx.images.png)]),
   },
   {
+    name: 'two logo names for one logo',
+    endpoint: 'POST /api/sessions',
+    category: 'malformed multipart',
+    status: 400,
+    send: (ctx) => create([{ name: 'logoNames', data: 'One' }, { name: 'logoNames', data: 'Two' }, logo('a.png', ctx.images.png)]),
+  },
+  {
+    name: 'logoNames sent five times',
+    endpoint: 'POST /api/sessions',
+    category: 'malformed multipart',
+    status: 400,
+    send: (ctx) => create([...['1', '2', '3', '4', '5'].map((data) => ({ name: 'logoNames', data })), logo('a.png', ctx.images.png)]),
+  },
+  {
     name: 'a JSON body instead of multipart',
     endpoint: 'POST /api/sessions',
     category: 'wrong content type',
@@ -397,6 +416,13 @@ export const CORPUS: HostileCase[] = [
     send: (ctx) => create([{ name: 'feedbackPrompt', data: 'x'.repeat(3000) }, logo('a.png', ctx.images.png)]),
   },
   {
+    name: 'a logo name of 3000 bytes',
+    endpoint: 'POST /api/sessions',
+    category: 'huge body',
+    status: 413,
+    send: (ctx) => create([{ name: 'logoNames', data: 'x'.repeat(3000) }, logo('a.png', ctx.images.png)]),
+  },
+  {
     name: 'a declared body of 8.5 MB (over what four logos need)',
     endpoint: 'POST /api/sessions',
     category: 'huge body',
@@ -426,6 +452,13 @@ export const CORPUS: HostileCase[] = [
     category: 'unicode edge case',
     status: 400,
     send: (ctx) => create([{ name: 'feedbackPrompt', data: 'é'.repeat(501) }, logo('a.png', ctx.images.png)]),
+  },
+  {
+    name: 'a logo name of 61 accented characters (122 bytes)',
+    endpoint: 'POST /api/sessions',
+    category: 'unicode edge case',
+    status: 400,
+    send: (ctx) => create([{ name: 'logoNames', data: 'é'.repeat(61) }, logo('a.png', ctx.images.png)]),
   },
   {
     name: 'a file name with a right-to-left override hiding ".html" (not an image)',

@@ -10,7 +10,7 @@ import type { ReportCategory } from '@logovote/contracts/report-categories';
 import { testStack } from './stack-env';
 import { fixture, FOUR_LOGOS } from './web';
 
-export type PollOptions = { logos?: readonly string[]; feedbackPrompt?: string; logoOrder?: LogoOrder };
+export type PollOptions = { logos?: readonly string[]; logoNames?: readonly string[]; feedbackPrompt?: string; logoOrder?: LogoOrder };
 
 /** POST /api/sessions with fixture images (tests/fixtures); the four logos of FOUR_LOGOS by default. */
 export async function createPoll(options: PollOptions = {}): Promise<CreatedSession> {
@@ -19,6 +19,7 @@ export async function createPoll(options: PollOptions = {}): Promise<CreatedSess
     const file = fixture(name);
     form.append('logos', new Blob([new Uint8Array(file.buffer)], { type: file.mimeType }), file.name);
   }
+  for (const name of options.logoNames ?? []) form.append('logoNames', name);
   if (options.feedbackPrompt) form.append('feedbackPrompt', options.feedbackPrompt);
   if (options.logoOrder) form.append('logoOrder', options.logoOrder);
   const res = await fetch(`${testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });

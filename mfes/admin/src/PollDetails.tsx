@@ -25,6 +25,10 @@ function LogoItem({ logo, hidden }: { logo: Logo; hidden: boolean }) {
         <LogoImage filename={logo.filename} alt={logo.originalName} broken={broken} admin={hidden} />
       </div>
       <div className="flex min-w-0 flex-col gap-0.5">
+        {/* The creator's name of the logo, above the spec's file name. */}
+        <p className="text-sm font-semibold break-words" data-testid="detail-logo-given-name">
+          {logo.name}
+        </p>
         <p className="truncate text-sm font-medium" title={logo.originalName} data-testid="detail-logo-name">
           {logo.originalName}
         </p>

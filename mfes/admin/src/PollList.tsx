@@ -13,7 +13,7 @@ export const NO_QUESTION = 'No question provided';
 function Thumbnail({ logo, check, hidden }: { logo: Logo; check: boolean; hidden: boolean }) {
   const broken = useLogoCheck(logo.filename, check, hidden) === 'broken';
   return (
-    <li data-testid="poll-thumbnail" data-broken={broken} className="relative size-11 shrink-0">
+    <li data-testid="poll-thumbnail" data-broken={broken} title={logo.name} className="relative size-11 shrink-0">
       <div
         className={cn(
           'flex size-full items-center justify-center overflow-hidden rounded-md border border-border bg-white p-1',

@@ -1,5 +1,6 @@
 import { Button, Card, CardContent, Checkbox, Label, SpinnerIcon, Textarea, toast, TooltipProvider } from '@logovote/ui';
 import { analytics, MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGOS_PER_POLL } from '@logovote/web-client';
+import { defaultLogoName } from '@logovote/contracts/logo-name';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 
 import { LANDING_TITLE } from './landing-copy';
@@ -101,7 +102,12 @@ export default function LandingPage(_props: LandingPageProps) {
       });
     }
     if (selection.accepted.length === 0) return;
-    const added = selection.accepted.map((file) => ({ id: `logo-${(nextLogoId += 1)}`, file, previewUrl: URL.createObjectURL(file) }));
+    const added = selection.accepted.map((file) => ({
+      id: `logo-${(nextLogoId += 1)}`,
+      file,
+      previewUrl: URL.createObjectURL(file),
+      name: defaultLogoName(file.name),
+    }));
     setLogos((current) => [...current, ...added]);
   };
 
@@ -111,6 +117,10 @@ export default function LandingPage(_props: LandingPageProps) {
       if (removed) URL.revokeObjectURL(removed.previewUrl);
       return current.filter((logo) => logo.id !== id);
     });
+  };
+
+  const renameLogo = (id: string, name: string) => {
+    setLogos((current) => current.map((logo) => (logo.id === id ? { ...logo, name } : logo)));
   };
 
   const getVotes = () => {
@@ -124,7 +134,13 @@ export default function LandingPage(_props: LandingPageProps) {
       toast({ title: 'Congratulations!', description: 'Everyone voted for the only logo you uploaded 😁' });
       return;
     }
-    flow.start({ logos: logos.map((logo) => logo.file), feedbackPrompt, logoOrder: shuffled ? 'shuffled' : 'fixed', sharedNetwork });
+    flow.start({
+      logos: logos.map((logo) => logo.file),
+      logoNames: logos.map((logo) => logo.name),
+      feedbackPrompt,
+      logoOrder: shuffled ? 'shuffled' : 'fixed',
+      sharedNetwork,
+    });
   };
 
   return (
@@ -144,7 +160,7 @@ export default function LandingPage(_props: LandingPageProps) {
         <Card>
           <CardContent className="flex flex-col gap-6 pt-6">
             {logos.length < MAX_LOGOS_PER_POLL && <UploadArea chosen={logos.length} onFiles={addFiles} />}
-            <LogoPreviews logos={logos} onRemove={removeLogo} disabled={flow.isCreating} />
+            <LogoPreviews logos={logos} onRemove={removeLogo} onRename={renameLogo} disabled={flow.isCreating} />
             {/* Before the question: from the question, Tab goes on to 'Get Votes!'. */}
             <CheckboxOption
               checked={shuffled}

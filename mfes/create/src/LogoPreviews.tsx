@@ -1,22 +1,58 @@
-import { Button, Tooltip, TooltipContent, TooltipTrigger, XIcon } from '@logovote/ui';
+import { Button, Input, Tooltip, TooltipContent, TooltipTrigger, XIcon } from '@logovote/ui';
+import { MAX_LOGO_NAME_LENGTH } from '@logovote/web-client';
+import { useId } from 'react';
 
-export type ChosenLogo = { id: string; file: File; previewUrl: string };
+/** A chosen logo and the name the creator gives it (prefilled with the file name without its extension). */
+export type ChosenLogo = { id: string; file: File; previewUrl: string; name: string };
 
-type Props = { logos: readonly ChosenLogo[]; onRemove: (id: string) => void; disabled: boolean };
+type Props = {
+  logos: readonly ChosenLogo[];
+  onRemove: (id: string) => void;
+  onRename: (id: string, name: string) => void;
+  disabled: boolean;
+};
 
-/** The chosen logos, each with its own remove button. */
-export function LogoPreviews({ logos, onRemove, disabled }: Props) {
+type NameFieldProps = { logo: ChosenLogo; position: number; onRename: (id: string, name: string) => void; disabled: boolean };
+
+/**
+ * The logo's name, shown beside its label on the results, in the export, the admin area and the link preview
+ * (docs/api/sessions-and-media.md). Left empty, the server names it after the file.
+ */
+function NameField({ logo, position, onRename, disabled }: NameFieldProps) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-xs font-medium">
+        Name<span className="sr-only"> of logo {position}</span>
+      </label>
+      <Input
+        id={id}
+        data-testid="logo-name"
+        value={logo.name}
+        maxLength={MAX_LOGO_NAME_LENGTH}
+        disabled={disabled}
+        autoComplete="off"
+        onChange={(event) => onRename(logo.id, event.target.value)}
+        className="h-9 px-2"
+      />
+    </div>
+  );
+}
+
+/** The chosen logos, each with its own remove button and name. */
+export function LogoPreviews({ logos, onRemove, onRename, disabled }: Props) {
   if (logos.length === 0) return null;
   return (
     <ul aria-label="Chosen logos" className="grid grid-cols-2 gap-3 sm:grid-cols-4">
       {logos.map((logo, index) => (
-        <li key={logo.id} data-testid="logo-preview" className="relative flex flex-col gap-1">
+        <li key={logo.id} data-testid="logo-preview" className="relative flex min-w-0 flex-col gap-1">
           <div className="flex aspect-square items-center justify-center overflow-hidden rounded-lg border border-border bg-muted/40 p-2">
             <img src={logo.previewUrl} alt={`Logo ${index + 1}: ${logo.file.name}`} className="max-h-full max-w-full object-contain" />
           </div>
           <p className="truncate text-xs text-muted-foreground" title={logo.file.name}>
             {logo.file.name}
           </p>
+          <NameField logo={logo} position={index + 1} onRename={onRename} disabled={disabled} />
           <Tooltip>
             <TooltipTrigger asChild>
               <Button

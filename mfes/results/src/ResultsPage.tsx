@@ -17,7 +17,7 @@ import { analytics, api, HttpError, isPollHidden } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
-import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
+import { labelWithName, rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import type { Verdict } from '@logovote/contracts/verdict';
 import { ConfidenceVerdict, FavouriteChance, useVerdict, WinnerQualifier } from './ConfidenceVerdict';
 import { ExportCsvButton } from './ExportCsvButton';
@@ -87,8 +87,18 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
             </span>
           )}
         </div>
+        <p data-testid="result-logo-name" className="-mt-2 text-sm break-words text-muted-foreground">
+          {logo.name}
+        </p>
         <div className="aspect-square rounded-lg border border-border bg-background p-2 sm:p-4">
-          <img src={logoUrl(logo.filename)} alt={label} width={320} height={320} decoding="async" className="size-full object-contain" />
+          <img
+            src={logoUrl(logo.filename)}
+            alt={labelWithName(label, logo.name)}
+            width={320}
+            height={320}
+            decoding="async"
+            className="size-full object-contain"
+          />
         </div>
         <div className="mt-auto flex flex-col gap-2">
           <p data-testid="vote-count" className="text-lg font-semibold sm:text-xl">

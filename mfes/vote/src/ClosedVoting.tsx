@@ -1,5 +1,5 @@
 import type { Logo, SessionView } from '@logovote/contracts';
-import { rankLogos, votesText } from '@logovote/contracts/ranking';
+import { labelWithName, rankLogos, votesText } from '@logovote/contracts/ranking';
 import { Button, Card, CardContent, CardDescription, CardHeader, cn, Link, LockIcon, Progress } from '@logovote/ui';
 
 import { logoUrl } from './logos';
@@ -36,7 +36,14 @@ export function ClosedVoting({ session, votedLogoId }: Props) {
           <li key={logo.id} data-testid="final-result" data-logo-id={logo.id}>
             <Card className={cn('flex items-center gap-3 p-3 sm:gap-4 sm:p-4', isWinner && 'border-amber-400 ring-2 ring-amber-400')}>
               <div className="size-16 shrink-0 rounded-lg border border-border bg-background p-1.5 sm:size-20">
-                <img src={logoUrl(logo)} alt={label} width={80} height={80} decoding="async" className="size-full object-contain" />
+                <img
+                  src={logoUrl(logo)}
+                  alt={labelWithName(label, logo.name)}
+                  width={80}
+                  height={80}
+                  decoding="async"
+                  className="size-full object-contain"
+                />
               </div>
               <CardContent className="flex min-w-0 flex-1 flex-col gap-1.5 p-0">
                 <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -50,6 +57,9 @@ export function ClosedVoting({ session, votedLogoId }: Props) {
                     <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">Your vote</span>
                   )}
                 </div>
+                <p data-testid="final-logo-name" className="text-sm break-words text-muted-foreground">
+                  {logo.name}
+                </p>
                 <p className="text-sm">
                   <span data-testid="final-votes" className="font-semibold">
                     {votesText(logo.voteCount)}

@@ -1,9 +1,14 @@
 import { Button, Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@logovote/ui';
 
-type Props = { open: boolean; onOpenChange: (open: boolean) => void };
+type Props = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The creator's name of the logo voted for, said below the spec's text. */
+  votedName: string | undefined;
+};
 
 /** The 'Done' dialog (spec section 2), loaded on demand: the voting page's first load carries no dialog code. */
-export default function DoneDialog({ open, onOpenChange }: Props) {
+export default function DoneDialog({ open, onOpenChange, votedName }: Props) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent data-testid="done-dialog" showClose={false} className="max-w-sm">
@@ -11,6 +16,11 @@ export default function DoneDialog({ open, onOpenChange }: Props) {
           <DialogTitle>Thank you for your vote!</DialogTitle>
           <DialogDescription>Your feedback has been recorded.</DialogDescription>
         </DialogHeader>
+        {votedName && (
+          <p data-testid="done-voted-name" className="text-sm break-words">
+            You voted for: <span className="font-medium">{votedName}</span>
+          </p>
+        )}
         <DialogFooter>
           <DialogClose asChild>
             <Button autoFocus>Close</Button>

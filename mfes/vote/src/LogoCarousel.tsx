@@ -43,7 +43,7 @@ export function LogoCarousel({ logos, index, votedLogoId, onPrevious, onNext, on
             >
               <img
                 src={logoUrl(logo)}
-                alt={position}
+                alt={`${position}: ${logo.name}`}
                 width={LOGO_BOX_PX}
                 height={LOGO_BOX_PX}
                 decoding="async"

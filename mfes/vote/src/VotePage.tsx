@@ -144,7 +144,7 @@ function VotingView({ session, voting }: VotingViewProps) {
 
       {voting.votedThisVisit && (
         <Suspense fallback={null}>
-          <DoneDialog open={doneOpen} onOpenChange={setDoneOpen} />
+          <DoneDialog open={doneOpen} onOpenChange={setDoneOpen} votedName={logos.find((logo) => logo.id === voting.votedLogoId)?.name} />
         </Suspense>
       )}
     </>
@@ -170,7 +170,7 @@ function VoteConfirmation({ session, logoId }: { session: SessionView; logoId: s
             <div className="aspect-square w-48 rounded-xl border border-border bg-card p-3 shadow-sm">
               <img
                 src={logoUrl(logo)}
-                alt={`Logo ${session.logos.indexOf(logo) + 1} of ${session.logos.length}`}
+                alt={`Logo ${session.logos.indexOf(logo) + 1} of ${session.logos.length}: ${logo.name}`}
                 width={LOGO_BOX_PX}
                 height={LOGO_BOX_PX}
                 decoding="async"
@@ -179,6 +179,9 @@ function VoteConfirmation({ session, logoId }: { session: SessionView; logoId: s
                 className="size-full object-contain"
               />
             </div>
+            <p data-testid="voted-logo-name" className="max-w-full text-base font-medium break-words">
+              {logo.name}
+            </p>
           </>
         )}
         <Button asChild size="lg" className="mt-3 rounded-full">

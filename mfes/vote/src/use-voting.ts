@@ -52,7 +52,11 @@ export function useVoting(sessionId: string) {
   // first render then shows the page the server's answer calls for, not 'Loading' and then the page.
   const fingerprint = useQuery({ queryKey: FINGERPRINT_KEY, queryFn: getFingerprint, initialData: knownFingerprint });
   // A shuffled poll's logos in this voter's own order (docs/fair-order.md); the page shows them in that order.
-  const inThisVotersOrder = useCallback((poll: SessionView) => inVoterOrder(poll, fingerprint.data), [fingerprint.data]);
+  // A closed poll shows its final ranking instead, which starts from the upload order as for everyone (rankLogos).
+  const inThisVotersOrder = useCallback(
+    (poll: SessionView) => (votingStateOf(poll).closed ? poll : inVoterOrder(poll, fingerprint.data)),
+    [fingerprint.data],
+  );
   const session = useQuery({
     queryKey: sessionKey(sessionId),
     queryFn: () => api.getSession(sessionId),

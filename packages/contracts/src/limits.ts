@@ -7,6 +7,8 @@ export const ACCEPTED_LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/sv
 /** Larger images are refused before decoding: a small file can declare a huge canvas (decompression bomb). */
 export const MAX_LOGO_PIXELS = 25_000_000;
 export const MAX_FEEDBACK_PROMPT_LENGTH = 500;
+/** A logo's name (docs/api/sessions-and-media.md): short enough to sit beside 'Logo A' on a phone's results card. */
+export const MAX_LOGO_NAME_LENGTH = 60;
 /** Terms: polls and their data are deleted after this many days without activity. */
 export const POLL_RETENTION_DAYS = 30;
 export const FINGERPRINT_LENGTH = 16;

@@ -1,6 +1,10 @@
 import type { Logo } from './sessions';
 
-/** What ranking needs of a logo (the contracts' Logo, or anything with its vote count). */
+/**
+ * What ranking needs of a logo (the contracts' Logo, or anything with its vote count), given in upload order
+ * (the session view's order, the same for everyone): ties keep it, so every viewer and every export labels
+ * tied logos alike. A voter's own shuffled order (docs/fair-order.md) must never be passed here.
+ */
 export type CountedLogo = { voteCount: number };
 
 /**
@@ -24,7 +28,7 @@ export function letterLabel(position: number): string {
   return label;
 }
 
-/** Spec sections 2 and 4: sorted by votes, most first (ties keep the poll's order), labelled, with percentages and the winner. */
+/** Spec sections 2 and 4: sorted by votes, most first (ties keep the upload order), labelled, with percentages and the winner. */
 export function rankLogos<T extends CountedLogo>(logos: readonly T[], totalVotes: number): RankedLogo<T>[] {
   return [...logos]
     .sort((a, b) => b.voteCount - a.voteCount)
@@ -35,6 +39,9 @@ export function rankLogos<T extends CountedLogo>(logos: readonly T[], totalVotes
       isWinner: position === 0 && logo.voteCount > 0,
     }));
 }
+
+/** 'Logo A · Wordmark': the spec's label with the creator's name of the logo beside it (alt texts and accessible names). */
+export const labelWithName = (label: string, name: string) => `${label} · ${name}`;
 
 /** 'N vote(s)': singular only for exactly 1. */
 export const votesText = (count: number) => `${count} ${count === 1 ? 'vote' : 'votes'}`;

@@ -1,21 +1,34 @@
 import { z } from 'zod';
 import { PaymentPlan, SessionId } from './common';
-import { MAX_FEEDBACK_PROMPT_LENGTH } from './limits';
+import { MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGO_NAME_LENGTH, MAX_LOGOS_PER_POLL } from './limits';
 import { LogoOrder, VoterOrderSeed } from './logo-order';
 import { LogoFilename } from './media';
 import { plainText } from './text';
 
 /** Multipart field of POST /api/sessions that carries the logo files (repeated). */
 export const LOGOS_FIELD = 'logos';
+/** Beyond the spec: the multipart text field of POST /api/sessions that names the logos (repeated, in the files' order). */
+export const LOGO_NAMES_FIELD = 'logoNames';
 
 /** A logo of a poll; the image is served at /api/logos/{filename}. */
 export const Logo = z.object({
   id: z.string(),
   filename: LogoFilename,
   originalName: z.string(),
+  /** Beyond the spec: the creator's name for the logo, shown beside its 'Logo A' label (by default its file name without the extension). */
+  name: z.string(),
   voteCount: z.number().int().nonnegative(),
 });
 export type Logo = z.infer<typeof Logo>;
+
+/**
+ * A logo's name as the creator writes it: one line of plain text; empty means the default (the file name
+ * without its extension, defaultLogoName).
+ */
+export const LogoName = plainText('The logo name').max(
+  MAX_LOGO_NAME_LENGTH,
+  `The logo name must be at most ${MAX_LOGO_NAME_LENGTH} characters`,
+);
 
 /** Multipart text fields of POST /api/sessions (the files travel as repeated `logos`). */
 export const CreateSessionFields = z.object({
@@ -30,6 +43,8 @@ export const CreateSessionFields = z.object({
    * more of them vote without a proof of work and the cost rises more gently (docs/api/votes-and-notify.md).
    */
   sharedNetwork: z.stringbool({ error: 'sharedNetwork must be true or false' }).optional(),
+  /** Beyond the spec: the repeated `logoNames` field, one name per file in the same order, or none at all. */
+  logoNames: z.array(LogoName).max(MAX_LOGOS_PER_POLL).optional(),
 });
 export type CreateSessionFields = z.infer<typeof CreateSessionFields>;
 
@@ -67,6 +82,10 @@ export type SetPlanResponse = z.infer<typeof SetPlanResponse>;
 
 /** The answer of every endpoint for a poll that does not exist (or no longer does). */
 export const SESSION_NOT_FOUND = 'Voting session not found';
+
+/** The answer to a creation whose `logoNames` do not pair up with its `logos`. */
+export const logoNamesCountMismatch = (logos: number, names: number): string =>
+  `logoNames: send one name per logo, in the order of the files (${logos} ${logos === 1 ? 'logo' : 'logos'}, ${names} ${names === 1 ? 'name' : 'names'})`;
 
 /** Where a poll is voted on and its results are shown, on the public origin. */
 export function pollLinks(publicOrigin: string, sessionId: string): { votingUrl: string; resultsUrl: string } {

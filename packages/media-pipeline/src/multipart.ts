@@ -22,14 +22,18 @@ export interface UploadedFile {
 export interface ReceivedUpload {
   files: UploadedFile[];
   fields: Record<string, string>;
+  /** The values of each repeated text field, in the order sent (absent when not sent). */
+  repeatedFields: Record<string, string[]>;
 }
 
 export interface MultipartOptions {
   fileField: string;
   maxFiles: number;
   maxFileBytes: number;
-  /** Text fields accepted; any other field is refused. */
+  /** Text fields accepted once each; any other field is refused. */
   textFields: readonly string[];
+  /** Text fields that may be sent up to `maxFiles` times each, one value per file (such as a name per file). */
+  repeatedTextFields?: readonly string[];
   maxFieldBytes: number;
   tooManyFilesMessage: string;
   /** A body arriving slower than these is refused with a 408 and its connection closed. */
@@ -66,6 +70,8 @@ function discardRest(req: IncomingMessage): void {
 
 function receive(req: IncomingMessage, dir: string, options: MultipartOptions): Promise<ReceivedUpload> {
   return new Promise((resolve, reject) => {
+    const repeatedTextFields = options.repeatedTextFields ?? [];
+    const textFieldCount = options.textFields.length + repeatedTextFields.length * options.maxFiles;
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -74,9 +80,9 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
         limits: {
           files: options.maxFiles,
           fileSize: options.maxFileBytes,
-          fields: options.textFields.length + 4,
+          fields: textFieldCount + 4,
           fieldSize: options.maxFieldBytes,
-          parts: options.maxFiles + options.textFields.length + 8,
+          parts: options.maxFiles + textFieldCount + 8,
           headerPairs: 16,
         },
       });
@@ -86,6 +92,7 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
     }
     const files: UploadedFile[] = [];
     const fields: Record<string, string> = {};
+    const repeatedFields: Record<string, string[]> = {};
     const streams: WriteStream[] = [];
     const writes: Promise<void>[] = [];
     /** Set once the outcome is decided: a refusal, or every file written. */
@@ -143,7 +150,12 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
     });
     parser.on('field', (name, value, info) => {
       if (settled) return;
-      if (!options.textFields.includes(name)) fail(new HttpError(400, `Unexpected field "${name}"`));
+      if (repeatedTextFields.includes(name)) {
+        const values = (repeatedFields[name] ??= []);
+        if (info.valueTruncated) fail(new HttpError(413, `"${name}" is too long`));
+        else if (values.length === options.maxFiles) fail(new HttpError(400, `"${name}" was sent more than ${options.maxFiles} times`));
+        else values.push(value);
+      } else if (!options.textFields.includes(name)) fail(new HttpError(400, `Unexpected field "${name}"`));
       else if (info.valueTruncated) fail(new HttpError(413, `"${name}" is too long`));
       else if (Object.hasOwn(fields, name)) fail(new HttpError(400, `"${name}" was sent more than once`));
       else fields[name] = value;
@@ -156,7 +168,7 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
       if (settled) return;
       settled = true;
       stopRateWatch();
-      Promise.all(writes).then(() => resolve({ files, fields }), reject);
+      Promise.all(writes).then(() => resolve({ files, fields, repeatedFields }), reject);
     });
     req.on('error', () => fail(new HttpError(400, 'The upload was interrupted')));
     req.on('close', () => {
@@ -169,7 +181,7 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
 /**
  * Receives a multipart/form-data body with limits, streaming each file to a temporary file (never the
  * whole body into memory): at most `maxFiles` files of `maxFileBytes` each (413 past it), only the named
- * text fields, each at most `maxFieldBytes`. A body that is not multipart is a 415. The temporary files
+ * text fields (each at most `maxFieldBytes`), once each or, the repeated ones, up to `maxFiles` times. A body that is not multipart is a 415. The temporary files
  * are removed when the request is answered. Read the result with receivedUpload(ctx).
  */
 export function multipartUpload(options: MultipartOptions): Middleware {

@@ -20,14 +20,19 @@ function app() {
       maxFiles: 2,
       maxFileBytes: 2 * MB,
       textFields: ['note'],
+      repeatedTextFields: ['label'],
       maxFieldBytes: 64,
       tooManyFilesMessage: 'At most 2 files',
       uploadRate: { minBytesPerSecond: 1024, graceSeconds: 10, maxSeconds: 60 },
     }),
     (ctx) => {
-      const { files, fields } = receivedUpload(ctx);
+      const { files, fields, repeatedFields } = receivedUpload(ctx);
       seenPaths = files.map((file) => file.path);
-      ctx.body = { fields, files: files.map((file) => ({ ...file, path: undefined, content: readFileSync(file.path, 'latin1') })) };
+      ctx.body = {
+        fields,
+        repeatedFields,
+        files: files.map((file) => ({ ...file, path: undefined, content: readFileSync(file.path, 'latin1') })),
+      };
     },
   );
   return createServiceApp({ service: 'test', logger: pino({ level: 'silent' }), routers: [router], readiness: [] }).callback();
@@ -45,6 +50,7 @@ describe('multipart uploads', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       fields: { note: 'hello' },
+      repeatedFields: {},
       files: [
         { originalName: 'passwd', declaredType: 'image/png', size: 5, content: 'first' },
         { originalName: 'logo 2.svg', declaredType: 'image/svg+xml', size: 6, content: 'second' },
@@ -53,6 +59,24 @@ describe('multipart uploads', () => {
     expect(res.body.files[1].originalName).toBe('logo 2.svg');
     expect(seenPaths).toHaveLength(2);
     for (const path of seenPaths) expect(existsSync(path)).toBe(false);
+  });
+
+  it('keeps a repeated field in the order sent, up to one value per file', async () => {
+    const res = await request(app())
+      .post('/upload')
+      .field('label', 'Second')
+      .field('label', '')
+      .attach('logos', Buffer.from('x'), { filename: 'a.png', contentType: 'image/png' });
+    expect(res.status).toBe(200);
+    expect(res.body.repeatedFields).toEqual({ label: ['Second', ''] });
+
+    const tooMany = await request(app()).post('/upload').field('label', '1').field('label', '2').field('label', '3');
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toEqual({ message: '"label" was sent more than 2 times' });
+
+    const tooLong = await request(app()).post('/upload').field('label', 'x'.repeat(65));
+    expect(tooLong.status).toBe(413);
+    expect(tooLong.body).toEqual({ message: '"label" is too long' });
   });
 
   it('ignores the empty part a file input sends when nothing was chosen', async () => {

@@ -1,5 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { LogoOrder, PaymentPlan, SessionId } from '@logovote/contracts';
+import { LogoOrder, PaymentPlan, SessionId, defaultLogoName } from '@logovote/contracts';
 
 const storedLogoSchema = new Schema(
   {
@@ -8,6 +8,8 @@ const storedLogoSchema = new Schema(
     /** Object name in the bucket, also the public file name under /api/logos/. */
     filename: { type: String, required: true },
     originalName: { type: String, required: true },
+    /** The creator's name for the logo; absent on polls stored before logos had names (see logoName). */
+    name: { type: String },
     contentType: { type: String, required: true },
     size: { type: Number, required: true },
   },
@@ -59,6 +61,9 @@ pollSchema.index({ state: 1 });
 export type Poll = InferSchemaType<typeof pollSchema> & { _id: string; createdAt: Date };
 export type StoredLogo = InferSchemaType<typeof storedLogoSchema>;
 export const PollModel = model('Poll', pollSchema);
+
+/** A stored logo's name, the default (its file name without the extension) for a logo stored without one. */
+export const logoName = (logo: Pick<StoredLogo, 'name' | 'originalName'>): string => logo.name ?? defaultLogoName(logo.originalName);
 
 /** The filter for a poll that may be shown and voted on (not half-created, not being deleted). */
 export function activePoll(pollId: string): { _id: string; state: 'active' } {

@@ -34,6 +34,7 @@ import {
   CSRF_HEADER,
   FINGERPRINT_HEADER,
   LOGOS_FIELD,
+  LOGO_NAMES_FIELD,
   MODERATION_IMAGE_FIELD,
   TOTAL_COUNT_HEADER,
   VOTE_PROOF_HEADER,
@@ -95,7 +96,14 @@ export type RequestOptions = Omit<RequestInit, 'credentials' | 'body'> & {
   nullOn401?: boolean;
 };
 
-export type CreateSessionInput = { logos: readonly File[]; feedbackPrompt?: string; logoOrder?: LogoOrder; sharedNetwork?: boolean };
+export type CreateSessionInput = {
+  logos: readonly File[];
+  /** One name per logo, in the same order (an empty one gets the server's default, the file name without its extension). */
+  logoNames?: readonly string[];
+  feedbackPrompt?: string;
+  logoOrder?: LogoOrder;
+  sharedNetwork?: boolean;
+};
 
 export const MESSAGES = {
   createFailed: 'Failed to create voting session',
@@ -192,13 +200,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   /**
-   * POST /api/sessions (multipart: `logos` repeated, `feedbackPrompt` only when non-empty after
-   * trimming), with upload progress. A non-OK answer throws an Error carrying the server's message, or
+   * POST /api/sessions (multipart: `logos` repeated, `logoNames` one per logo when given,
+   * `feedbackPrompt` only when non-empty after trimming), with upload progress. A non-OK answer throws an Error carrying the server's message, or
    * 'Failed to create voting session'; no answer at all rejects as fetch() would (TypeError).
    */
   async function createSession(input: CreateSessionInput, uploadOptions: UploadOptions = {}): Promise<CreatedSessionWithCreatorToken> {
     const form = new FormData();
     for (const logo of input.logos) form.append(LOGOS_FIELD, logo, logo.name);
+    for (const name of input.logoNames ?? []) form.append(LOGO_NAMES_FIELD, name);
     const feedbackPrompt = input.feedbackPrompt?.trim();
     if (feedbackPrompt) form.append('feedbackPrompt', feedbackPrompt);
     // Sent only when asked for: a creation without it is the spec's (upload order).

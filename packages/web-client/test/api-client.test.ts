@@ -177,6 +177,17 @@ describe('session creation', () => {
     ]);
   });
 
+  it('sends one logoNames field per name, in the order given, and none without names', async () => {
+    answer = () => ({ status: 201, json: created });
+    await client().createSession({ logos: [logo('a.svg'), logo('b.svg')], logoNames: ['Wordmark', ''] });
+    expect(seen[0]!.body.match(/name="logoNames"\r\n\r\n[^\r]*\r\n/g)).toEqual([
+      'name="logoNames"\r\n\r\nWordmark\r\n',
+      'name="logoNames"\r\n\r\n\r\n',
+    ]);
+    await client().createSession({ logos: [logo('a.svg')] });
+    expect(seen[1]!.body).not.toContain('logoNames');
+  });
+
   it('leaves feedbackPrompt out when it is blank', async () => {
     answer = () => ({ status: 201, json: created });
     await client().createSession({ logos: [logo('a.svg')], feedbackPrompt: '   ' });

@@ -6,7 +6,7 @@ import { insertVotes, sessionsTestbed } from './support';
 
 const bed = sessionsTestbed('export');
 
-const HEADER = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date'];
+const HEADER = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name'];
 
 async function download(sessionId: string) {
   const res = await request(bed.server)
@@ -55,6 +55,8 @@ describe('GET /api/sessions/{id}/results.csv', () => {
       ['Logo B', 'logo-0.png', '', '', 'Classic'],
     ]);
     expect(data.slice(0, 3).map(at)).toEqual(['', '', '']);
+    // The logo's name last on every row: a poll stored without names gets the file names without the extension.
+    expect(data.map((row) => row[6])).toEqual(['logo-1', 'logo-0', 'logo-2', 'logo-1', 'logo-1', 'logo-0']);
     for (const row of data.slice(3)) expect(Number.isNaN(Date.parse(at(row)))).toBe(false);
   });
 

@@ -160,23 +160,23 @@ describe('GET /api/sessions/{id}/link-preview', () => {
       'og:type': 'website',
       'og:site_name': 'LogoVote',
       'og:title': question,
-      'og:description': 'Vote anonymously for your favourite of 3 logos on LogoVote. No account needed.',
+      'og:description': 'Vote anonymously for your favourite of 3 logos (a, b, and c) on LogoVote. No account needed.',
       'og:url': `${PUBLIC_ORIGIN}/vote/${poll.sessionId}`,
       'og:image': image,
       'og:image:type': 'image/png',
       'og:image:width': '1200',
       'og:image:height': '630',
-      'og:image:alt': 'The 3 logos of this LogoVote poll',
+      'og:image:alt': 'The 3 logos of this LogoVote poll: a, b, and c',
       'twitter:card': 'summary_large_image',
       'twitter:title': question,
-      'twitter:description': 'Vote anonymously for your favourite of 3 logos on LogoVote. No account needed.',
+      'twitter:description': 'Vote anonymously for your favourite of 3 logos (a, b, and c) on LogoVote. No account needed.',
       'twitter:image': image,
-      'twitter:image:alt': 'The 3 logos of this LogoVote poll',
+      'twitter:image:alt': 'The 3 logos of this LogoVote poll: a, b, and c',
     });
 
     const results = metaTags((await request(bed.server).get(`/api/sessions/${poll.sessionId}/link-preview?page=results`)).text);
     expect(results['og:url']).toBe(`${PUBLIC_ORIGIN}/results/${poll.sessionId}`);
-    expect(results['og:description']).toBe('See how people voted on 3 logos on LogoVote: votes, percentages and the winner.');
+    expect(results['og:description']).toBe('See how people voted on 3 logos (a, b, and c) on LogoVote: votes, percentages and the winner.');
   });
 
   it('has a default title for a poll without a question', async () => {

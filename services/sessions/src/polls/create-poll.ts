@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { LogoOrder } from '@logovote/contracts';
+import { defaultLogoName, type LogoOrder } from '@logovote/contracts';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
 import { PollModel, claimRateTicket, deleteLogoFiles, listPoll, recordLogoFiles, unlistPoll, type StoredLogo } from '@logovote/models';
 import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
@@ -8,6 +8,8 @@ import { putLogoObject, removeLogoObjects } from './object-store';
 export interface CheckedLogo {
   file: UploadedFile;
   image: InspectedImage;
+  /** The creator's name for it; empty or absent gives the default (the file name without its extension). */
+  name?: string | undefined;
 }
 
 /** What the creator chose besides the logos. */
@@ -80,12 +82,13 @@ export async function createPoll(
   // Only the exception is stored, as with the order.
   const sharedNetwork = choices.sharedNetwork === true ? true : undefined;
   const pollId = newPollId();
-  const uploads = logos.map(({ file, image }) => ({
+  const uploads = logos.map(({ file, image, name }) => ({
     path: file.path,
     logo: {
       id: newLogoId(),
       filename: newObjectName(image.extension),
       originalName: file.originalName,
+      name: name || defaultLogoName(file.originalName),
       contentType: image.contentType,
       size: image.size,
     },

@@ -9,7 +9,7 @@ import {
   type LinkPreviewPage,
 } from '@logovote/contracts';
 import { DEFAULT_PREVIEW_TITLE, renderLinkPreview, type SvgSettings } from '@logovote/media-pipeline';
-import { PollModel, activePoll, type Poll } from '@logovote/models';
+import { PollModel, activePoll, logoName, type Poll } from '@logovote/models';
 import { HttpError, type ObjectStore } from '@logovote/service-kit';
 import escapeHtml from 'escape-html';
 import { isMissing, previewObjectName } from './object-store';
@@ -76,6 +76,8 @@ export async function pollPreviewImage(
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+/** 'Wordmark, Monogram and Emblem': the logos' names in upload order. */
+const namesList = (poll: PreviewedPoll) => new Intl.ListFormat('en', { type: 'conjunction' }).format(poll.logos.map(logoName));
 
 /**
  * The Open Graph and Twitter card tags of a poll's page (what chat and social sites show for a pasted link;
@@ -83,7 +85,8 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
  */
 export function linkPreviewTags(publicOrigin: string, page: LinkPreviewPage, poll: PreviewedPoll): string {
   const question = poll.feedbackPrompt?.trim();
-  const logos = plural(poll.logos.length, 'logo');
+  // The creator's names of the logos travel with the link ('3 logos (Wordmark, Monogram and Emblem)').
+  const logos = `${plural(poll.logos.length, 'logo')} (${namesList(poll)})`;
   const links = pollLinks(publicOrigin, poll._id);
   const title = question || (page === 'vote' ? DEFAULT_PREVIEW_TITLE : 'Logo poll results');
   const description =
@@ -91,7 +94,7 @@ export function linkPreviewTags(publicOrigin: string, page: LinkPreviewPage, pol
       ? `Vote anonymously for your favourite of ${logos} on LogoVote. No account needed.`
       : `See how people voted on ${logos} on LogoVote: votes, percentages and the winner.`;
   const image = `${publicOrigin}${previewImagePath(poll._id)}`;
-  const imageAlt = `The ${logos} of this LogoVote poll`;
+  const imageAlt = `The ${plural(poll.logos.length, 'logo')} of this LogoVote poll: ${namesList(poll)}`;
   const tags: [attribute: 'property' | 'name', key: string, value: string][] = [
     ['property', 'og:type', 'website'],
     ['property', 'og:site_name', 'LogoVote'],

@@ -7,9 +7,12 @@ import type { Logger } from '@logovote/service-kit';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 import { shownPollOr4xx } from './requested-poll';
 
-/** The export's columns: a logo's row fills the first four, each reason's row the logo's and the last two. */
-const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date'];
-type Row = [string, string, number | '', number | '', string, string];
+/**
+ * The export's columns: a logo's row fills the first four, each reason's row the logo's and the two after.
+ * The logo's name comes last on every row, so readers of the earlier columns by position find them unmoved.
+ */
+const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name'];
+type Row = [string, string, number | '', number | '', string, string, string];
 
 /**
  * A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such text
@@ -21,7 +24,8 @@ export const neutralizeFormula = (text: string): string => (FORMULA_START.test(t
 /**
  * GET /api/sessions/{sessionId}/results.csv (docs/export.md): the results page as CSV, streamed. One row
  * per logo in the page's order, labels and rounded percentages as the page shows them (the ranking is
- * the page's own code, from @logovote/contracts), then every kept reason, per logo, newest first.
+ * the page's own code, from @logovote/contracts, over the upload order, so ties read the same in every
+ * export), then every kept reason, per logo, newest first.
  */
 export function exportRouter(logger: Logger): Router {
   const router = new Router();
@@ -33,10 +37,13 @@ export function exportRouter(logger: Logger): Router {
     const ranked = rankLogos(logos, totalVotes(logos));
 
     async function* rows(): AsyncGenerator<Row> {
-      for (const { logo, label, percent } of ranked) yield [label, neutralizeFormula(logo.originalName), logo.voteCount, percent, '', ''];
+      for (const { logo, label, percent } of ranked) {
+        yield [label, neutralizeFormula(logo.originalName), logo.voteCount, percent, '', '', neutralizeFormula(logo.name)];
+      }
       for (const { logo, label } of ranked) {
         for await (const reason of allReasons(poll._id, logo.id)) {
-          yield [label, neutralizeFormula(logo.originalName), '', '', neutralizeFormula(reason.text), reason.at.toISOString()];
+          const text = neutralizeFormula(reason.text);
+          yield [label, neutralizeFormula(logo.originalName), '', '', text, reason.at.toISOString(), neutralizeFormula(logo.name)];
         }
       }
     }

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import {
   CreateSessionFields,
   LOGOS_FIELD,
+  LOGO_NAMES_FIELD,
   MAX_FEEDBACK_PROMPT_LENGTH,
   MAX_LOGO_BYTES,
   MAX_LOGOS_PER_POLL,
@@ -13,6 +14,7 @@ import {
   type SessionViewWithVotingState,
   type SetPlanResponse,
   SESSION_NOT_FOUND,
+  logoNamesCountMismatch,
   pollLinks,
   voterLogoOrder,
 } from '@logovote/contracts';
@@ -98,15 +100,18 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       maxFiles: MAX_LOGOS_PER_POLL,
       maxFileBytes: MAX_LOGO_BYTES,
       textFields: ['feedbackPrompt', 'logoOrder', 'sharedNetwork'],
+      repeatedTextFields: [LOGO_NAMES_FIELD],
       // Bytes, not characters: room for the longest prompt in any script; the schema counts characters.
       maxFieldBytes: MAX_FEEDBACK_PROMPT_LENGTH * 4,
       tooManyFilesMessage: TOO_MANY_LOGOS,
       uploadRate: options.uploadRate,
     }),
     async (ctx) => {
-      const { files, fields } = receivedUpload(ctx);
-      const choices = parseInput(CreateSessionFields, fields);
+      const { files, fields, repeatedFields } = receivedUpload(ctx);
+      const choices = parseInput(CreateSessionFields, { ...fields, logoNames: repeatedFields[LOGO_NAMES_FIELD] });
       if (files.length === 0) throw new HttpError(400, NO_LOGOS);
+      const { logoNames } = choices;
+      if (logoNames && logoNames.length !== files.length) throw new HttpError(400, logoNamesCountMismatch(files.length, logoNames.length));
       const checksStarted = performance.now();
       // The logos together: the classifiers take turns on the main thread, but OCR reads one logo in its
       // worker thread while they judge another. Every outcome is awaited (so every refusal is recorded and
@@ -116,7 +121,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       const checked: CheckedLogo[] = [];
       for (const [index, outcome] of outcomes.entries()) {
         if (outcome.status === 'rejected') throw outcome.reason;
-        checked.push({ file: files[index]!, image: outcome.value });
+        checked.push({ file: files[index]!, image: outcome.value, name: logoNames?.[index] });
       }
       const storeStarted = performance.now();
       const creatorToken = newCreatorToken();
