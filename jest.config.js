@@ -10,7 +10,7 @@ const shared = {
   moduleNameMapper: {
     '^@logovote/(contracts|service-kit|models|media-pipeline|static-server)$': '<rootDir>/packages/$1/src/index.ts',
     '^@logovote/devstack$': '<rootDir>/scripts/devstack/src/index.ts',
-    '^@logovote/contracts/(runtime-config|voter-order|verdict)$': '<rootDir>/packages/contracts/src/$1.ts',
+    '^@logovote/contracts/(runtime-config|voter-order|verdict|limits)$': '<rootDir>/packages/contracts/src/$1.ts',
   },
 };
 

@@ -111,7 +111,7 @@ describe("the results page's QR code", () => {
       await expectNoHorizontalOverflow(page);
       await page.screenshot({ path: screenshotPath(`sharing-results-header-${viewport}`) });
 
-      const opener = page.getByRole('button', { name: 'QR code' });
+      const opener = page.getByRole('button', { name: 'QR code', exact: true });
       await opener.click();
       const dialog = page.getByRole('dialog', { name: 'QR code for the voting link' });
       await dialog.waitFor();

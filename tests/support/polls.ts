@@ -65,6 +65,19 @@ export async function apiVoter(sessionId: string) {
         body: JSON.stringify({ logoId }),
       });
     },
+    /** PUT /api/sessions/{id}/reason as the visitor with `fingerprint` (the one that voted); the raw response. */
+    giveReason(reason: string, fingerprint: string): Promise<Response> {
+      return fetch(`${gatewayUrl}/api/sessions/${sessionId}/reason`, {
+        method: 'PUT',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-CSRF-Token': csrfToken ?? '',
+          'X-Client-Fingerprint': fingerprint,
+          Cookie: cookie,
+        },
+        body: JSON.stringify({ reason }),
+      });
+    },
     /** POST /api/sessions/{id}/reports from this visitor's address; the raw response. */
     report(category: ReportCategory, note?: string): Promise<Response> {
       return fetch(`${gatewayUrl}/api/sessions/${sessionId}/reports`, {

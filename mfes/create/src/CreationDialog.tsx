@@ -4,7 +4,6 @@ import {
   Button,
   CheckIcon,
   cn,
-  CopyIcon,
   Dialog,
   DialogContent,
   DialogDescription,
@@ -17,14 +16,11 @@ import {
   navigate,
   Progress,
   SpinnerIcon,
-  toast,
-  Tooltip,
-  TooltipContent,
-  TooltipTrigger,
 } from '@logovote/ui';
 import { manageUrl } from '@logovote/web-client';
 import { useId, type FormEvent } from 'react';
 
+import { CopyableLink, PollLinks } from './PollLinks';
 import type { CreationFlow } from './use-creation-flow';
 
 const PLANS: { value: PaymentPlan; name: string; price: string; detail: string }[] = [
@@ -99,6 +95,7 @@ function PlanStep({ flow }: { flow: CreationFlow }) {
           </label>
         ))}
       </fieldset>
+      {flow.session && <PollLinks votingUrl={flow.session.votingUrl} resultsUrl={flow.session.resultsUrl} />}
       <DialogFooter>
         <Button type="submit" disabled={flow.isSavingPlan}>
           {flow.isSavingPlan && <SpinnerIcon />}
@@ -137,6 +134,7 @@ function EmailStep({ flow }: { flow: CreationFlow }) {
           onChange={(event) => flow.setEmail(event.target.value)}
         />
       </div>
+      {flow.session && <PollLinks votingUrl={flow.session.votingUrl} resultsUrl={flow.session.resultsUrl} />}
       <DialogFooter>
         <Button type="button" variant="outline" onClick={() => flow.session && goToPoll(flow.session.votingUrl)}>
           View Poll
@@ -147,34 +145,6 @@ function EmailStep({ flow }: { flow: CreationFlow }) {
         </Button>
       </DialogFooter>
     </form>
-  );
-}
-
-function CopyableLink({ label, url }: { label: string; url: string }) {
-  const inputId = useId();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      toast({ title: 'Link copied!', description: `${label} has been copied to clipboard.` });
-    } catch {
-      toast({ title: 'Error', description: 'Could not copy to the clipboard. Select the link and copy it.', variant: 'destructive' });
-    }
-  };
-  return (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={inputId}>{label}</Label>
-      <div className="flex gap-2">
-        <Input id={inputId} readOnly value={url} onFocus={(event) => event.target.select()} className="font-mono text-xs md:text-xs" />
-        <Tooltip>
-          <TooltipTrigger asChild>
-            <Button variant="outline" size="icon" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
-              <CopyIcon />
-            </Button>
-          </TooltipTrigger>
-          <TooltipContent>Copy</TooltipContent>
-        </Tooltip>
-      </div>
-    </div>
   );
 }
 
@@ -204,8 +174,7 @@ function SentStep({ flow }: { flow: CreationFlow }) {
       </DialogHeader>
       {session && (
         <div className="flex flex-col gap-3">
-          <CopyableLink label="Voting link" url={session.votingUrl} />
-          <CopyableLink label="Results link" url={session.resultsUrl} />
+          <PollLinks votingUrl={session.votingUrl} resultsUrl={session.resultsUrl} />
           {session.creatorToken && (
             <>
               <CopyableLink label="Manage link" url={manageUrl(session.resultsUrl, session.creatorToken)} />

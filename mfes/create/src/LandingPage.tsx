@@ -6,6 +6,7 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { LANDING_TITLE } from './landing-copy';
 import { selectLogos } from './logo-selection';
 import { LogoPreviews, type ChosenLogo } from './LogoPreviews';
+import { mayHaveRememberedPolls } from './remembered-polls-key';
 import { UploadArea } from './UploadArea';
 import { useCreationFlow } from './use-creation-flow';
 
@@ -16,6 +17,9 @@ export type LandingPageProps = Record<string, never>;
 
 const loadCreationDialog = () => import(/* webpackChunkName: "creation-dialog" */ './CreationDialog');
 const CreationDialog = lazy(loadCreationDialog);
+// Beyond the spec (docs/your-polls.md), loaded only for a browser that made polls: a first visit gets nothing more.
+const YourPolls = lazy(() => import(/* webpackChunkName: "your-polls" */ './YourPolls'));
+const DuplicatePollDialog = lazy(() => import(/* webpackChunkName: "duplicate-poll-dialog" */ './DuplicatePollDialog'));
 
 let nextLogoId = 0;
 
@@ -62,6 +66,7 @@ export default function LandingPage(_props: LandingPageProps) {
   // Beyond the spec (docs/api/votes-and-notify.md): off unless the creator expects one shared network.
   const [sharedNetwork, setSharedNetwork] = useState(false);
   const flow = useCreationFlow();
+  const [madePolls] = useState(mayHaveRememberedPolls);
   const logosRef = useRef(logos);
   logosRef.current = logos;
 
@@ -134,7 +139,7 @@ export default function LandingPage(_props: LandingPageProps) {
       toast({ title: 'Congratulations!', description: 'Everyone voted for the only logo you uploaded 😁' });
       return;
     }
-    flow.start({
+    void flow.start({
       logos: logos.map((logo) => logo.file),
       logoNames: logos.map((logo) => logo.name),
       feedbackPrompt,
@@ -204,9 +209,20 @@ export default function LandingPage(_props: LandingPageProps) {
           </Button>
         </div>
 
+        {(madePolls || flow.session) && (
+          <Suspense fallback={null}>
+            <YourPolls />
+          </Suspense>
+        )}
+
         {(flow.open || flow.session) && (
           <Suspense fallback={null}>
             <CreationDialog flow={flow} />
+          </Suspense>
+        )}
+        {flow.duplicate && (
+          <Suspense fallback={null}>
+            <DuplicatePollDialog flow={flow} />
           </Suspense>
         )}
       </section>

@@ -4,6 +4,12 @@ import { analytics, api, HttpError, rememberCreatorToken, type CreateSessionInpu
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 
+import { pollContentHash } from './poll-content-hash';
+import type { RememberedPoll } from './remembered-polls';
+
+// This browser's list of its polls, with the validation it needs, comes with the first poll made.
+const loadRememberedPolls = () => import(/* webpackChunkName: "remembered-polls" */ './remembered-polls');
+
 /** Spec section 4: the creation dialog's steps. */
 export type CreationStep = 'creating' | 'plan' | 'email' | 'sent';
 
@@ -28,6 +34,10 @@ export function useCreationFlow() {
   const [emailSent, setEmailSent] = useState(false);
   const [emailError, setEmailError] = useState('');
   const emailRequiredToast = useRef<{ dismiss: () => void } | null>(null);
+  // Beyond the spec (docs/your-polls.md): the poll made earlier from the same logos and question, offered
+  // instead of a duplicate, and the creation it would replace.
+  const [duplicate, setDuplicate] = useState<{ poll: RememberedPoll; input: CreateSessionInput; contentHash: string } | null>(null);
+  const [checking, setChecking] = useState(false);
 
   const fail = (description: string) => {
     // Spec section 4: if creation fails, the dialog closes and session data is cleared.
@@ -38,13 +48,13 @@ export function useCreationFlow() {
   };
 
   const creation = useMutation({
-    mutationFn: (input: CreateSessionInput) => api.createSession(input, { onProgress: setProgress }),
+    mutationFn: ({ input }: { input: CreateSessionInput; contentHash?: string }) => api.createSession(input, { onProgress: setProgress }),
     onMutate: () => {
       setProgress({ loaded: 0, total: 0 });
       setStep('creating');
       setOpen(true);
     },
-    onSuccess: (created) => {
+    onSuccess: (created, { input, contentHash }) => {
       if (!created?.sessionId) {
         fail(INCOMPLETE_SESSION);
         return;
@@ -52,6 +62,19 @@ export function useCreationFlow() {
       setSession(created);
       // The right to close voting stays with this browser (docs/closing.md).
       if (created.creatorToken) rememberCreatorToken(created.sessionId, created.creatorToken);
+      // So is the poll itself: closing the dialog at any step leaves it under 'Your polls'.
+      const question = input.feedbackPrompt?.trim();
+      void loadRememberedPolls().then(({ rememberPoll }) =>
+        rememberPoll({
+          sessionId: created.sessionId,
+          votingUrl: created.votingUrl,
+          resultsUrl: created.resultsUrl,
+          ...(question ? { question } : {}),
+          createdAt: new Date().toISOString(),
+          ...(contentHash ? { contentHash } : {}),
+          finished: false,
+        }),
+      );
       setStep('plan');
       analytics.track('survey_created', { session_id: created.sessionId });
     },
@@ -93,10 +116,41 @@ export function useCreationFlow() {
       setEmailError(error.message || EMAIL_FAILED_FALLBACK);
     },
     // Spec section 4: the sent step follows the attempt, whether it succeeded or failed.
-    onSettled: () => setStep('sent'),
+    onSettled: (_answer, _error, { sessionId }) => {
+      setStep('sent');
+      void loadRememberedPolls().then(({ markPollFinished }) => markPollFinished(sessionId));
+    },
   });
 
-  const start = (input: CreateSessionInput) => creation.mutate(input);
+  /**
+   * Starts creation, unless this browser made a poll from the same logos and question and left the dialog
+   * before its last step: that poll is offered instead (`duplicate`), with 'Make a new poll anyway'.
+   */
+  const start = async (input: CreateSessionInput) => {
+    if (checking) return;
+    setChecking(true);
+    try {
+      // A check that cannot be made (no Web Crypto, a file that cannot be read, the list's code not loaded)
+      // takes nothing for a duplicate.
+      const contentHash = await pollContentHash(input.logos, input.feedbackPrompt ?? '').catch(() => undefined);
+      const earlier = contentHash
+        ? await loadRememberedPolls().then(
+            ({ unfinishedPollWithContent }) => unfinishedPollWithContent(contentHash),
+            () => undefined,
+          )
+        : undefined;
+      if (earlier && contentHash) setDuplicate({ poll: earlier, input, contentHash });
+      else creation.mutate({ input, contentHash });
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const createAnyway = () => {
+    if (!duplicate) return;
+    setDuplicate(null);
+    creation.mutate({ input: duplicate.input, contentHash: duplicate.contentHash });
+  };
 
   const choosePlan = () => {
     if (session) planChoice.mutate({ sessionId: session.sessionId, choice: plan });
@@ -140,10 +194,13 @@ export function useCreationFlow() {
     setEmail,
     emailSent,
     emailError,
-    isCreating: creation.isPending,
+    isCreating: creation.isPending || checking,
     isSavingPlan: planChoice.isPending,
     isSending: notify.isPending,
     start,
+    duplicate: duplicate?.poll ?? null,
+    createAnyway,
+    dismissDuplicate: () => setDuplicate(null),
     choosePlan,
     sendEmail,
     close,

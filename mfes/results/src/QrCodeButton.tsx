@@ -17,7 +17,7 @@ function QrIcon(props: ComponentProps<'svg'>) {
 }
 
 /** 'QR code' beside the spec's 'Share': the voting link as a QR code, to show or download (docs/sharing.md). */
-export function QrCodeButton({ sessionId }: { sessionId: string }) {
+export function QrCodeButton({ sessionId, label = 'QR code' }: { sessionId: string; label?: string }) {
   const [open, setOpen] = useState(false);
   const [wanted, setWanted] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
@@ -35,7 +35,7 @@ export function QrCodeButton({ sessionId }: { sessionId: string }) {
         }}
       >
         <QrIcon />
-        QR code
+        {label}
       </Button>
       {wanted && (
         <Suspense fallback={null}>

@@ -35,6 +35,10 @@ let dateFormat: Intl.DateTimeFormat | undefined;
 const shortDate = (at: string) =>
   (dateFormat ??= new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })).format(new Date(at));
 
+/** The query of a logo's reasons; without a logo, of every logo of the poll (what live results refresh). */
+export const reasonsQueryKey = (sessionId: string, logoId?: string) =>
+  logoId === undefined ? ['results', 'reasons', sessionId] : ['results', 'reasons', sessionId, logoId];
+
 type ReasonListProps = { sessionId: string; logoId: string; label: string };
 
 /**
@@ -45,12 +49,13 @@ type ReasonListProps = { sessionId: string; logoId: string; label: string };
 export function ReasonList({ sessionId, logoId, label }: ReasonListProps) {
   const loaded = useAfterPageLoad();
   const reasons = useInfiniteQuery({
-    queryKey: ['results', 'reasons', sessionId, logoId],
+    queryKey: reasonsQueryKey(sessionId, logoId),
     queryFn: ({ pageParam }) => api.getReasons(sessionId, logoId, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.next ?? undefined,
     enabled: loaded,
-    // Not spec reads, but as quiet: read on each visit of the screen, never again by themselves.
+    // Not spec reads, but as quiet: read on each visit of the screen, and again only when the live results
+    // say votes or reasons changed (use-live-counts.ts).
     retry: false,
     refetchOnWindowFocus: false,
     gcTime: 0,

@@ -1,18 +1,5 @@
 import type { SessionView } from '@logovote/contracts';
-import {
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  cn,
-  Icon,
-  Link,
-  Progress,
-  SpinnerIcon,
-  toast,
-} from '@logovote/ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, Icon, Link, Progress, SpinnerIcon } from '@logovote/ui';
 import { analytics, api, HttpError, isPollHidden } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
@@ -26,6 +13,8 @@ import { ReasonList } from './ReasonList';
 import { SeeItSmall } from './SeeItSmall';
 import { useLiveCounts } from './use-live-counts';
 import { HiddenResults } from './HiddenResults';
+import { NoVotesPrompt } from './NoVotesPrompt';
+import { copyVotingLink } from './share-link';
 import { VotingControls } from './VotingControls';
 
 import './styles.css';
@@ -52,17 +41,6 @@ function TrophyIcon(props: ComponentProps<'svg'>) {
       <path d="M6 9H4.5a2.5 2.5 0 0 1 0-5H6M18 9h1.5a2.5 2.5 0 0 0 0-5H18M4 22h16M10 14.7V17c0 .6-.5 1-1 1.2-1.2.5-2 2-2 3.8M14 14.7V17c0 .6.5 1 1 1.2 1.2.5 2 2 2 3.8M18 2H6v7a6 6 0 0 0 12 0V2Z" />
     </Icon>
   );
-}
-
-/** Spec section 2: copies {origin}/vote/{sessionId} and confirms with 'Link copied!'. */
-async function copyVotingLink(sessionId: string): Promise<void> {
-  const url = `${window.location.origin}/vote/${encodeURIComponent(sessionId)}`;
-  try {
-    await navigator.clipboard.writeText(url);
-    toast({ title: 'Link copied!', description: 'Voting link has been copied to clipboard.' });
-  } catch {
-    toast({ title: 'Error', description: `Could not copy to the clipboard. The voting link is ${url}`, variant: 'destructive' });
-  }
 }
 
 type ResultCardProps = { ranked: RankedLogo; position: number; verdict: Verdict; sessionId: string; tabTitle: string };
@@ -150,6 +128,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
       </header>
 
       <VotingControls session={session} onChanged={onVotingChanged} />
+      {session.totalVotes === 0 && <NoVotesPrompt sessionId={session.sessionId} />}
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
         {ranked.map((item, position) => (

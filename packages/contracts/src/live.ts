@@ -19,3 +19,11 @@ export const LIVE_STREAMS_PER_ADDRESS = 32;
 export const LIVE_ENDED_EVENT = 'ended';
 export const LiveEnded = SessionView.pick({ sessionId: true });
 export type LiveEnded = z.infer<typeof LiveEnded>;
+
+/**
+ * The named event that says voters gave reasons for the poll (its data is one LiveReasonsGiven): the page
+ * then reads the reasons again. It comes when a reason is stored, and once more when that second has ended.
+ */
+export const LIVE_REASONS_EVENT = 'reasons';
+export const LiveReasonsGiven = SessionView.pick({ sessionId: true });
+export type LiveReasonsGiven = z.infer<typeof LiveReasonsGiven>;

@@ -19,6 +19,8 @@ const voteSignalSchema = new Schema(
     pollId: { type: String, required: true },
     /** Set on a signal that the poll was hidden or is being deleted (keyed `<second>#<pollId>#visibility`), not that votes changed. */
     visibility: { type: Boolean },
+    /** Set on a signal that voters gave reasons (keyed `<second>#<pollId>#reasons`), not that votes changed. */
+    reasons: { type: Boolean },
   },
   { collection: 'vote_signals', versionKey: false },
 );
@@ -71,9 +73,20 @@ export async function signalPollVisibility(pollId: string, now: number = Date.no
   await claimOnce(VoteSignalModel, { _id: `${second}#${pollId}#visibility`, second, pollId, visibility: true });
 }
 
-/** The signals of one second: which polls' votes changed then, or stopped being shown (key and poll). */
-export async function voteSignalsOf(second: number): Promise<{ _id: string; pollId: string; visibility?: boolean | null }[]> {
-  return VoteSignalModel.find({ second }, { pollId: 1, visibility: 1 }).lean();
+/**
+ * Signals that a voter gave a reason, after it is stored: open results pages then read the poll's reasons
+ * again (docs/reasons.md). One insert per poll and second, as for votes; the others are refused by the key.
+ */
+export async function signalReasonGiven(pollId: string, now: number = Date.now()): Promise<void> {
+  const second = signalSecond(now);
+  await claimOnce(VoteSignalModel, { _id: `${second}#${pollId}#reasons`, second, pollId, reasons: true });
+}
+
+/** The signals of one second: which polls' votes changed then, got reasons, or stopped being shown (key and poll). */
+export async function voteSignalsOf(
+  second: number,
+): Promise<{ _id: string; pollId: string; visibility?: boolean | null; reasons?: boolean | null }[]> {
+  return VoteSignalModel.find({ second }, { pollId: 1, visibility: 1, reasons: 1 }).lean();
 }
 
 /**

@@ -60,7 +60,7 @@ export function buildApp({ logger, config }: VotesDeps): Koa {
         proofOfWork: proofOfWork({ secret: config.IP_HASH_SALT, iterations: config.PROOF_OF_WORK_ITERATIONS }),
         logger,
       }),
-      reasonsRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT }),
+      reasonsRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, logger }),
       reportsRouter({
         csrfSecret: config.CSRF_SECRET,
         ipHashSalt: config.IP_HASH_SALT,

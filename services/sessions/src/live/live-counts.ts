@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { LIVE_ENDED_EVENT, type LiveCounts, type LiveEnded } from '@logovote/contracts';
+import { LIVE_ENDED_EVENT, LIVE_REASONS_EVENT, type LiveCounts, type LiveEnded, type LiveReasonsGiven } from '@logovote/contracts';
 import { deletingPollIds, isPollShown, signalSecond, voteSignalsOf, type StoredLogo, voteLedger } from '@logovote/models';
 import { runInBackground, type Logger } from '@logovote/service-kit';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
@@ -45,6 +45,7 @@ const RECONNECT_MS = 5_000;
 
 const eventText = (counts: LiveCounts): string => `data: ${JSON.stringify(counts)}\n\n`;
 const endedEventText = (ended: LiveEnded): string => `event: ${LIVE_ENDED_EVENT}\ndata: ${JSON.stringify(ended)}\n\n`;
+const reasonsEventText = (given: LiveReasonsGiven): string => `event: ${LIVE_REASONS_EVENT}\ndata: ${JSON.stringify(given)}\n\n`;
 
 /**
  * The live results of one sessions replica (docs/live-results.md): event streams of a poll's counts,
@@ -58,6 +59,8 @@ export class LiveCountsHub {
   private readonly polls = new Map<string, WatchedPoll>();
   /** Signals whose second had ended when their poll's counts were read: nothing can follow them unseen. */
   private readonly settled = new Set<string>();
+  /** Reasons signals already announced to the streams once (they are announced again when they settle). */
+  private readonly announced = new Set<string>();
   private loop: { stop(): Promise<void> } | undefined;
   /** The second the previous tick read up to. */
   private lastSecond: number | undefined;
@@ -121,18 +124,28 @@ export class LiveCountsHub {
     for (let read = from; read <= second; read++) signals.push(...(await voteSignalsOf(read)));
     const changed = new Set<WatchedPoll>();
     const unshown = new Set<string>();
+    const reasonsGiven = new Set<WatchedPoll>();
     for (const signal of signals) {
       const poll = this.polls.get(signal.pollId);
       if (!poll || this.settled.has(signal._id)) continue;
+      const signalSecondEnd = (Number(signal._id.split('#', 1)[0]) + 1) * 1000;
+      const settles = signalSecondEnd + this.clockSkewMs <= now;
       // A poll hidden or being deleted: checked (not re-read) until its signal settles, so a stream opened
       // just before the hide ends too.
       if (signal.visibility) unshown.add(poll.pollId);
-      else changed.add(poll);
-      const signalSecondEnd = (Number(signal._id.split('#', 1)[0]) + 1) * 1000;
-      if (signalSecondEnd + this.clockSkewMs <= now) this.settled.add(signal._id);
+      // Reasons: announced when first seen, and again when the second has ended, for reasons given later in it.
+      else if (signal.reasons) {
+        if (!this.announced.has(signal._id) || settles) reasonsGiven.add(poll);
+        this.announced.add(signal._id);
+      } else changed.add(poll);
+      if (settles) this.settled.add(signal._id);
     }
-    for (const id of this.settled) if (Number(id.split('#', 1)[0]) < from) this.settled.delete(id);
+    for (const seen of [this.settled, this.announced]) for (const id of seen) if (Number(id.split('#', 1)[0]) < from) seen.delete(id);
     await Promise.all([...changed].map((poll) => this.refresh(poll)));
+    for (const poll of reasonsGiven) {
+      const event = reasonsEventText({ sessionId: poll.pollId });
+      for (const viewer of poll.viewers) this.write(viewer, event);
+    }
     for (const pollId of unshown) if (!(await isPollShown(pollId))) this.end(pollId);
     if (this.ticks % this.deletionCheckEvery === 0) {
       for (const pollId of await deletingPollIds()) this.end(pollId);

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { REASON_MESSAGES, ReasonRequest, ReasonsQuery, type ReasonResponse, type ReasonsPage } from '@logovote/contracts';
-import { currentVote, dropReasons, insertReason, readReasons, voteLedger } from '@logovote/models';
-import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf } from '@logovote/service-kit';
+import { currentVote, dropReasons, insertReason, readReasons, signalReasonGiven, voteLedger } from '@logovote/models';
+import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { requireFingerprint } from '../fingerprint';
 import { maskProfanity } from '../profanity';
 import { requestVoter } from '../voter';
@@ -11,6 +11,7 @@ import { MISSING_FINGERPRINT, findPoll } from './votes';
 export interface ReasonsRouteOptions {
   csrfSecret: string;
   ipHashSalt: string;
+  logger: Logger;
 }
 
 /** PUT reason (the voter's) and GET reasons (everyone's, per logo) under /api/sessions/{sessionId} (docs/reasons.md). */
@@ -39,6 +40,8 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
       await dropReasons(voteId, vote.rev);
       throw new HttpError(409, REASON_MESSAGES.voteChanged);
     }
+    // Open results pages read the reasons again on this signal (docs/live-results.md); the reason stands without it.
+    await signalReasonGiven(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live reasons signal not written'));
     const body: ReasonResponse = { logoId, reason: text };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;

@@ -1,0 +1,43 @@
+import { Button, CopyIcon, Input, Label, toast, Tooltip, TooltipContent, TooltipTrigger } from '@logovote/ui';
+import { useId } from 'react';
+
+/** Copies a link of the poll, with the toast the results page's 'Share' uses. */
+export async function copyLink(label: string, url: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(url);
+    toast({ title: 'Link copied!', description: `${label} has been copied to clipboard.` });
+  } catch {
+    toast({ title: 'Error', description: 'Could not copy to the clipboard. Select the link and copy it.', variant: 'destructive' });
+  }
+}
+
+/** A link of the poll as selectable text, with a copy button. */
+export function CopyableLink({ label, url }: { label: string; url: string }) {
+  const inputId = useId();
+  return (
+    <div className="flex flex-col gap-1.5">
+      <Label htmlFor={inputId}>{label}</Label>
+      <div className="flex gap-2">
+        <Input id={inputId} readOnly value={url} onFocus={(event) => event.target.select()} className="font-mono text-xs md:text-xs" />
+        <Tooltip>
+          <TooltipTrigger asChild>
+            <Button variant="outline" size="icon" onClick={() => void copyLink(label, url)} aria-label={`Copy ${label.toLowerCase()}`}>
+              <CopyIcon />
+            </Button>
+          </TooltipTrigger>
+          <TooltipContent>Copy</TooltipContent>
+        </Tooltip>
+      </div>
+    </div>
+  );
+}
+
+/** The poll's voting and results links, from the moment it exists (docs/your-polls.md). */
+export function PollLinks({ votingUrl, resultsUrl }: { votingUrl: string; resultsUrl: string }) {
+  return (
+    <div data-testid="poll-links" className="flex flex-col gap-3">
+      <CopyableLink label="Voting link" url={votingUrl} />
+      <CopyableLink label="Results link" url={resultsUrl} />
+    </div>
+  );
+}
