@@ -1,3 +1,4 @@
+import type { ResultsVisibility } from '@logovote/contracts';
 import { Button, Card, CardContent, Checkbox, Label, SpinnerIcon, Textarea, toast, TooltipProvider } from '@logovote/ui';
 import { analytics, MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGOS_PER_POLL } from '@logovote/web-client';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
@@ -5,6 +6,7 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { LANDING_TITLE } from './landing-copy';
 import { selectLogos } from './logo-selection';
 import { LogoPreviews, type ChosenLogo } from './LogoPreviews';
+import { ResultsVisibilityChoice } from './ResultsVisibilityChoice';
 import { UploadArea } from './UploadArea';
 import { useCreationFlow } from './use-creation-flow';
 
@@ -60,6 +62,8 @@ export default function LandingPage(_props: LandingPageProps) {
   const [shuffled, setShuffled] = useState(true);
   // Beyond the spec (docs/api/votes-and-notify.md): off unless the creator expects one shared network.
   const [sharedNetwork, setSharedNetwork] = useState(false);
+  // Beyond the spec (docs/results-visibility.md): the spec's results for everyone unless the creator hides them.
+  const [resultsVisibility, setResultsVisibility] = useState<ResultsVisibility>('everyone');
   const flow = useCreationFlow();
   const logosRef = useRef(logos);
   logosRef.current = logos;
@@ -124,7 +128,13 @@ export default function LandingPage(_props: LandingPageProps) {
       toast({ title: 'Congratulations!', description: 'Everyone voted for the only logo you uploaded 😁' });
       return;
     }
-    flow.start({ logos: logos.map((logo) => logo.file), feedbackPrompt, logoOrder: shuffled ? 'shuffled' : 'fixed', sharedNetwork });
+    flow.start({
+      logos: logos.map((logo) => logo.file),
+      feedbackPrompt,
+      logoOrder: shuffled ? 'shuffled' : 'fixed',
+      sharedNetwork,
+      resultsVisibility,
+    });
   };
 
   return (
@@ -158,6 +168,7 @@ export default function LandingPage(_props: LandingPageProps) {
               label="Most voters share one network (an office, a school, event Wi-Fi)"
               hint="Many more people on one connection vote before their devices run a short check. Leave it off for public polls."
             />
+            <ResultsVisibilityChoice value={resultsVisibility} onChange={setResultsVisibility} />
             <div className="flex flex-col gap-2">
               <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
               <Textarea

@@ -3,6 +3,7 @@ import { PaymentPlan, SessionId } from './common';
 import { MAX_FEEDBACK_PROMPT_LENGTH } from './limits';
 import { LogoOrder, VoterOrderSeed } from './logo-order';
 import { LogoFilename } from './media';
+import { ResultsVisibility } from './results-visibility';
 import { plainText } from './text';
 
 /** Multipart field of POST /api/sessions that carries the logo files (repeated). */
@@ -30,6 +31,8 @@ export const CreateSessionFields = z.object({
    * more of them vote without a proof of work and the cost rises more gently (docs/api/votes-and-notify.md).
    */
   sharedNetwork: z.stringbool({ error: 'sharedNetwork must be true or false' }).optional(),
+  /** Beyond the spec: who sees the results when (docs/results-visibility.md); without it, everyone at any time. */
+  resultsVisibility: ResultsVisibility.optional(),
 });
 export type CreateSessionFields = z.infer<typeof CreateSessionFields>;
 

@@ -10,6 +10,7 @@ import { RateTicketModel, claimRateTicket } from '@logovote/models';
 import { derivedKey, hashIp, type ObjectStore } from '@logovote/service-kit';
 import {
   TEST_CSRF_SECRET,
+  TEST_IP_HASH_SALT,
   connectTestDatabase,
   dropTestDatabase,
   isolatedStore,
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await connectTestDatabase(testDatabaseUri('creation_limits'), [RateTicketModel]);
   store = await isolatedStore('creation-limits');
   const limits = { ...requestLimits(), creations: { perHour: 3, perDay: 5 } };
-  server = buildApp({ logger: silentLogger, store, pipeline, csrfSecret: TEST_CSRF_SECRET, publicOrigin: PUBLIC_ORIGIN, limits }).listen(
+  server = buildApp({ logger: silentLogger, store, pipeline, csrfSecret: TEST_CSRF_SECRET, ipHashSalt: TEST_IP_HASH_SALT, publicOrigin: PUBLIC_ORIGIN, limits }).listen(
     0,
     '127.0.0.1',
   );
