@@ -7,7 +7,7 @@ import { z } from 'zod';
  * and under both rules everyone does while voting is closed.
  */
 export const ResultsVisibility = z.enum(['everyone', 'after-vote', 'after-close'], {
-  error: 'resultsVisibility must be everyone, after-vote or after-close',
+  error: 'must be everyone, after-vote or after-close',
 });
 export type ResultsVisibility = z.infer<typeof ResultsVisibility>;
 
