@@ -12,7 +12,8 @@ const NOTICE: Record<WithheldUntil, { title: string; description: string; action
   },
   closed: {
     title: 'Results are shown when voting closes',
-    description: "The poll's creator shows the results once voting has closed, so that every vote is the voter's own choice. Come back then.",
+    description:
+      "The poll's creator shows the results once voting has closed, so that every vote is the voter's own choice. Come back then.",
     action: 'Go to the voting page',
   },
 };
@@ -46,13 +47,15 @@ export function ResultsWithheld({ session, until }: { session: SessionView; unti
   );
 }
 
-/** Who else sees these results, for a viewer who sees a poll with a rule (its creator, or a voter who may). */
+/**
+ * Who else sees these results, for a viewer who sees a poll with a rule while voting is open (its creator, or
+ * a voter); once closed, everyone sees them and the voting controls say so.
+ */
 export function ResultsVisibilityNote({ session }: { session: SessionView }) {
   const { resultsVisibility } = resultsVisibilityOf(session);
-  if (!resultsVisibility) return null;
-  const text = votingStateOf(session).closed
-    ? 'Voting has closed, so everyone sees these results.'
-    : resultsVisibility === 'after-vote'
+  if (!resultsVisibility || votingStateOf(session).closed) return null;
+  const text =
+    resultsVisibility === 'after-vote'
       ? 'Visitors see these results only after they have voted.'
       : 'Visitors see these results only when voting closes.';
   return (
