@@ -3,7 +3,7 @@ import request from 'supertest';
 import {
   CREATOR_TOKEN_HEADER,
   CREATOR_TOKEN_REJECTED,
-  CreatedSessionWithCreatorToken,
+  type CreatedSessionWithCreatorToken,
   FINGERPRINT_HEADER,
   RESULTS_PASS_COOKIE,
   RESULTS_WITHHELD,
