@@ -204,7 +204,17 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
       data-remote="results"
       data-session-id={sessionId}
       data-phase={
-        results.isPending ? 'loading' : results.isError ? (notFound ? 'not-found' : 'failed') : hidden ? 'hidden' : withheldUntil ? 'withheld' : 'results'
+        results.isPending
+          ? 'loading'
+          : results.isError
+            ? notFound
+              ? 'not-found'
+              : 'failed'
+            : hidden
+              ? 'hidden'
+              : withheldUntil
+                ? 'withheld'
+                : 'results'
       }
       className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6 sm:gap-8"
     >

@@ -11,7 +11,8 @@ export async function loadResults(sessionId: string): Promise<SessionView> {
   const creatorToken = takeCreatorToken(sessionId);
   const session = await api.getSession(sessionId, { creatorToken, fingerprint: knownFingerprint() });
   const { resultsVisibility, resultsWithheldUntil } = resultsVisibilityOf(session);
-  if (creatorToken && resultsVisibility && !resultsWithheldUntil) await api.requestResultsPass(sessionId, creatorToken).catch(() => undefined);
+  if (creatorToken && resultsVisibility && !resultsWithheldUntil)
+    await api.requestResultsPass(sessionId, creatorToken).catch(() => undefined);
   return session;
 }
 

@@ -88,7 +88,11 @@ export function linkPreviewTags(publicOrigin: string, page: LinkPreviewPage, pol
   const title = question || (page === 'vote' ? DEFAULT_PREVIEW_TITLE : 'Logo poll results');
   // A poll whose results are withheld says when they show, and no tag carries a count (docs/results-visibility.md).
   const withheldResults =
-    poll.resultsVisibility === 'after-vote' ? 'are shown after you vote' : poll.resultsVisibility === 'after-close' ? 'are shown when voting closes' : undefined;
+    poll.resultsVisibility === 'after-vote'
+      ? 'are shown after you vote'
+      : poll.resultsVisibility === 'after-close'
+        ? 'are shown when voting closes'
+        : undefined;
   const description =
     page === 'vote'
       ? `Vote anonymously for your favourite of ${logos} on LogoVote. No account needed.`
