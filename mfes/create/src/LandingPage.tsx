@@ -1,3 +1,4 @@
+import type { ResultsVisibility } from '@logovote/contracts';
 import { Button, Card, CardContent, Checkbox, Label, SpinnerIcon, Textarea, toast, TooltipProvider } from '@logovote/ui';
 import { analytics, MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGOS_PER_POLL } from '@logovote/web-client';
 import { defaultLogoName } from '@logovote/contracts/logo-name';
@@ -7,6 +8,7 @@ import { LANDING_TITLE } from './landing-copy';
 import { selectLogos } from './logo-selection';
 import { LogoPreviews, type ChosenLogo } from './LogoPreviews';
 import { mayHaveRememberedPolls } from './remembered-polls-key';
+import { ResultsVisibilityChoice } from './ResultsVisibilityChoice';
 import { UploadArea } from './UploadArea';
 import { useCreationFlow } from './use-creation-flow';
 
@@ -65,6 +67,8 @@ export default function LandingPage(_props: LandingPageProps) {
   const [shuffled, setShuffled] = useState(true);
   // Beyond the spec (docs/api/votes-and-notify.md): off unless the creator expects one shared network.
   const [sharedNetwork, setSharedNetwork] = useState(false);
+  // Beyond the spec (docs/results-visibility.md): the spec's results for everyone unless the creator hides them.
+  const [resultsVisibility, setResultsVisibility] = useState<ResultsVisibility>('everyone');
   const flow = useCreationFlow();
   const [madePolls] = useState(mayHaveRememberedPolls);
   const logosRef = useRef(logos);
@@ -145,6 +149,7 @@ export default function LandingPage(_props: LandingPageProps) {
       feedbackPrompt,
       logoOrder: shuffled ? 'shuffled' : 'fixed',
       sharedNetwork,
+      resultsVisibility,
     });
   };
 
@@ -179,6 +184,7 @@ export default function LandingPage(_props: LandingPageProps) {
               label="Most voters share one network (an office, a school, event Wi-Fi)"
               hint="Many more people on one connection vote before their devices run a short check. Leave it off for public polls."
             />
+            <ResultsVisibilityChoice value={resultsVisibility} onChange={setResultsVisibility} />
             <div className="flex flex-col gap-2">
               <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
               <Textarea

@@ -43,15 +43,16 @@ function VotingToggle({ session, creatorToken, onChanged }: { session: SessionVi
 
 /** One poll of the list: its question, first logos, votes so far, links and the creator's controls. */
 function YourPoll({ poll }: { poll: RememberedPoll }) {
+  const creatorToken = storedCreatorToken(poll.sessionId);
   const session = useQuery({
     queryKey: ['your-polls', poll.sessionId],
-    queryFn: () => api.getSession(poll.sessionId),
+    // With the creator token: a poll whose results are withheld from voters still shows its creator the count.
+    queryFn: () => api.getSession(poll.sessionId, { creatorToken }),
     // Each visit of the landing page reads the counts afresh, as the results page does.
     gcTime: 0,
   });
   const gone = session.error instanceof HttpError && session.error.status === 404;
   const title = poll.question ?? `Poll of ${createdText(poll.createdAt)}`;
-  const creatorToken = storedCreatorToken(poll.sessionId);
   const closed = session.data ? votingStateOf(session.data).closed : false;
 
   return (

@@ -1,6 +1,19 @@
 import type { SessionView } from '@logovote/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, Icon, Link, Progress, SpinnerIcon } from '@logovote/ui';
-import { analytics, api, HttpError, isPollHidden } from '@logovote/web-client';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  cn,
+  Icon,
+  Link,
+  Progress,
+  SpinnerIcon,
+  toast,
+} from '@logovote/ui';
+import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
@@ -15,6 +28,8 @@ import { useLiveCounts } from './use-live-counts';
 import { HiddenResults } from './HiddenResults';
 import { NoVotesPrompt } from './NoVotesPrompt';
 import { copyVotingLink } from './share-link';
+import { loadResults, shownPagePoll } from './load-results';
+import { ResultsVisibilityNote, ResultsWithheld } from './ResultsWithheld';
 import { VotingControls } from './VotingControls';
 
 import './styles.css';
@@ -129,6 +144,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
 
       <VotingControls session={session} onChanged={onVotingChanged} />
       {session.totalVotes === 0 && <NoVotesPrompt sessionId={session.sessionId} />}
+      <ResultsVisibilityNote session={session} />
 
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
         {ranked.map((item, position) => (
@@ -176,17 +192,19 @@ function pagePollBeforeMount(sessionId: string): SessionView | undefined {
 export default function ResultsPage({ sessionId }: ResultsPageProps) {
   const results = useQuery({
     queryKey: ['results', sessionId],
-    queryFn: () => api.getSession(sessionId),
+    queryFn: () => loadResults(sessionId),
     // On arrival the page's HTML holds the poll: the results show in the first render, without a frame of
     // 'Loading results...' that would move the footer.
-    initialData: () => pagePollBeforeMount(sessionId),
+    initialData: () => shownPagePoll(pagePollBeforeMount(sessionId)),
     // Counts change with every vote: each visit of this screen reads them afresh (no polling while it is shown).
     gcTime: 0,
   });
   useEffect(() => {
     pagePollsBeforeMount.delete(sessionId);
   }, [sessionId]);
-  useLiveCounts(sessionId, ['results', sessionId], results.isSuccess && !isPollHidden(results.data));
+  // Results withheld from this visitor (docs/results-visibility.md): a notice instead of the logos and counts.
+  const withheldUntil = results.data && resultsVisibilityOf(results.data).resultsWithheldUntil;
+  useLiveCounts(sessionId, ['results', sessionId], results.isSuccess && !isPollHidden(results.data) && !withheldUntil);
 
   const reported = useRef<string | null>(null);
   useEffect(() => {
@@ -202,7 +220,19 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
     <section
       data-remote="results"
       data-session-id={sessionId}
-      data-phase={results.isPending ? 'loading' : results.isError ? (notFound ? 'not-found' : 'failed') : hidden ? 'hidden' : 'results'}
+      data-phase={
+        results.isPending
+          ? 'loading'
+          : results.isError
+            ? notFound
+              ? 'not-found'
+              : 'failed'
+            : hidden
+              ? 'hidden'
+              : withheldUntil
+                ? 'withheld'
+                : 'results'
+      }
       className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6 sm:gap-8"
     >
       {results.isPending && (
@@ -233,7 +263,8 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
         </Card>
       )}
       {results.data && hidden && <HiddenResults />}
-      {results.data && !hidden && <Results session={results.data} onVotingChanged={() => void results.refetch()} />}
+      {results.data && !hidden && withheldUntil && <ResultsWithheld session={results.data} until={withheldUntil} />}
+      {results.data && !hidden && !withheldUntil && <Results session={results.data} onVotingChanged={() => void results.refetch()} />}
     </section>
   );
 }

@@ -16,5 +16,6 @@ export * from './live';
 export * from './reasons';
 export * from './ranking';
 export * from './closing';
+export * from './results-visibility';
 export * from './reports';
 export * from './refusals';

@@ -3,6 +3,7 @@ import { PaymentPlan, SessionId } from './common';
 import { MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGO_NAME_LENGTH, MAX_LOGOS_PER_POLL } from './limits';
 import { LogoOrder, VoterOrderSeed } from './logo-order';
 import { LogoFilename } from './media';
+import { ResultsVisibility } from './results-visibility';
 import { plainText } from './text';
 
 /** Multipart field of POST /api/sessions that carries the logo files (repeated). */
@@ -45,6 +46,8 @@ export const CreateSessionFields = z.object({
   sharedNetwork: z.stringbool({ error: 'sharedNetwork must be true or false' }).optional(),
   /** Beyond the spec: the repeated `logoNames` field, one name per file in the same order, or none at all. */
   logoNames: z.array(LogoName).max(MAX_LOGOS_PER_POLL).optional(),
+  /** Beyond the spec: who sees the results when (docs/results-visibility.md); without it, everyone at any time. */
+  resultsVisibility: ResultsVisibility.optional(),
 });
 export type CreateSessionFields = z.infer<typeof CreateSessionFields>;
 

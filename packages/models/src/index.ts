@@ -12,6 +12,7 @@ export * from './poll-list';
 export * from './poll-contact';
 export * from './vote-signals';
 export * from './creator-token';
+export * from './results-visibility';
 export * from './poll-report';
 export * from './poll-visibility';
 export * from './upload-refusal';

@@ -1,5 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { LogoOrder, PaymentPlan, SessionId, defaultLogoName } from '@logovote/contracts';
+import { LogoOrder, PaymentPlan, ResultsVisibility, SessionId, defaultLogoName } from '@logovote/contracts';
 
 const storedLogoSchema = new Schema(
   {
@@ -41,6 +41,11 @@ const pollSchema = new Schema(
     logoOrder: { type: String, enum: LogoOrder.options },
     /** Set at creation only (true): the creator expects one shared network, where proofs of work start later and rise more gently. */
     sharedNetwork: { type: Boolean },
+    /**
+     * Set at creation only ('after-vote' or 'after-close'): who sees the results when
+     * (docs/results-visibility.md); absent means everyone at any time.
+     */
+    resultsVisibility: { type: String, enum: ResultsVisibility.exclude(['everyone']).options },
     /**
      * SHA-256 (hex) of the creator token answered once at creation (./creator-token): who may close and
      * reopen voting. Every answer names its fields, so none carries it. (Not `select: false`: mongoose then

@@ -14,6 +14,7 @@ import type {
   ReportedPollList,
   ReportRequest,
   ReportResponse,
+  ResultsVisibility,
   ReviewedPoll,
   ReviewRequest,
   SessionView,
@@ -41,6 +42,7 @@ import {
 } from './constants';
 import { CsrfTokenCache, sessionIdInUrl } from './csrf-tokens';
 import { HttpError, parseJsonBody } from './http';
+import type { ResultsViewer } from './results-visibility';
 import { postMultipart, type RawResponse, type UploadOptions } from './upload';
 
 /** A page of the admin list. */
@@ -103,6 +105,7 @@ export type CreateSessionInput = {
   feedbackPrompt?: string;
   logoOrder?: LogoOrder;
   sharedNetwork?: boolean;
+  resultsVisibility?: ResultsVisibility;
 };
 
 export const MESSAGES = {
@@ -174,9 +177,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
   }
 
-  /** GET /api/sessions/{id}: the poll; its anti-forgery token is cached for the writes that follow. */
-  async function fetchSession(sessionId: string): Promise<SessionView> {
-    const session = await request<SessionView>(`/api/sessions/${encodeURIComponent(sessionId)}`);
+  /**
+   * GET /api/sessions/{id}: the poll; its anti-forgery token is cached for the writes that follow. With a
+   * `viewer`, the headers that may show this browser results withheld from others (docs/results-visibility.md).
+   */
+  async function fetchSession(sessionId: string, viewer?: ResultsViewer): Promise<SessionView> {
+    const headers = {
+      ...(viewer?.creatorToken ? { [CREATOR_TOKEN_HEADER]: viewer.creatorToken } : {}),
+      ...(viewer?.fingerprint ? { [FINGERPRINT_HEADER]: viewer.fingerprint } : {}),
+    };
+    const session = await request<SessionView>(`/api/sessions/${encodeURIComponent(sessionId)}`, { headers });
     tokens.set(sessionId, session.csrfToken);
     return session;
   }
@@ -186,8 +196,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
    * page's copy leaves the token alone: that token was issued with the anti-forgery cookie of the
    * gateway's own request, which never reached this browser; writes read the poll afresh first.
    */
-  async function getSession(sessionId: string): Promise<SessionView> {
-    return pagePoll?.(sessionId) ?? fetchSession(sessionId);
+  async function getSession(sessionId: string, viewer?: ResultsViewer): Promise<SessionView> {
+    return pagePoll?.(sessionId) ?? fetchSession(sessionId, viewer);
   }
 
   /** The session lookup made before notify and before voting, for a fresh token. */
@@ -213,6 +223,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     // Sent only when asked for: a creation without it is the spec's (upload order).
     if (input.logoOrder) form.append('logoOrder', input.logoOrder);
     if (input.sharedNetwork) form.append('sharedNetwork', 'true');
+    if (input.resultsVisibility && input.resultsVisibility !== 'everyone') form.append('resultsVisibility', input.resultsVisibility);
     const response: RawResponse = await upload(`${baseUrl}/api/sessions`, form, uploadOptions);
     if (!response.ok) {
       const error = new HttpError(response.status, response.statusText, response.bodyText);
@@ -386,6 +397,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getReasons(sessionId: string, logoId: string, cursor?: string): Promise<ReasonsPage> {
       const query = new URLSearchParams({ logoId, ...(cursor ? { cursor } : {}) });
       return request(`/api/sessions/${encodeURIComponent(sessionId)}/reasons?${query.toString()}`);
+    },
+
+    /**
+     * POST /api/sessions/{id}/results-pass with the creator token (docs/results-visibility.md): the cookie that
+     * shows this browser the results on the reads that cannot carry the token (live counts, CSV, reasons).
+     */
+    async requestResultsPass(sessionId: string, creatorToken: string): Promise<void> {
+      await send(`/api/sessions/${encodeURIComponent(sessionId)}/results-pass`, {
+        method: 'POST',
+        headers: { [CREATOR_TOKEN_HEADER]: creatorToken },
+      });
     },
 
     /** Where the results export is downloaded (GET /api/sessions/{id}/results.csv, docs/export.md). */

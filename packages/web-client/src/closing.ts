@@ -15,6 +15,9 @@ const STORAGE_PREFIX = 'logovote.creatorToken.';
 /** The contract's CreatorToken, restated (the contracts' zod schemas stay out of the page's bundle). */
 const CREATOR_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
+/** Tokens taken from a manage link on this page: still known when the browser's storage refused them. */
+const takenTokens = new Map<string, string>();
+
 const browserStorage = (): CreatorTokenStorage | undefined => (typeof localStorage === 'undefined' ? undefined : localStorage);
 
 /** Keeps the creator token of a poll in this browser (a browser that refuses storage only loses the controls here). */
@@ -50,11 +53,12 @@ export function takeCreatorToken(sessionId: string, storage = browserStorage()):
       window.history.replaceState(window.history.state, '', pathname + search);
       if (CREATOR_TOKEN.test(fragment)) {
         rememberCreatorToken(sessionId, fragment, storage);
+        takenTokens.set(sessionId, fragment);
         return fragment;
       }
     }
   }
-  return storedCreatorToken(sessionId, storage);
+  return storedCreatorToken(sessionId, storage) ?? takenTokens.get(sessionId);
 }
 
 /** The private manage link of a poll: its results page with the token in the fragment (the contracts' manageLink, from a results URL). */

@@ -43,6 +43,7 @@ export {
   votingStateOf,
   type CreatorTokenStorage,
 } from './closing';
+export { resultsVisibilityOf, type ResultsViewer } from './results-visibility';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver

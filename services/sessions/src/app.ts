@@ -11,6 +11,7 @@ import { exportRouter } from './routes/export';
 import { linkPreviewRouter } from './routes/link-preview';
 import { liveRouter } from './routes/live';
 import { refusalsRouter } from './routes/refusals';
+import { resultsPassRouter } from './routes/results-pass';
 import { sessionsRouter } from './routes/sessions';
 
 export interface SessionsDeps {
@@ -18,6 +19,8 @@ export interface SessionsDeps {
   store: ObjectStore;
   pipeline: UploadPipeline;
   csrfSecret: string;
+  /** Keys the voter cookie's and the address's hashes, as in the votes service (whether a viewer has voted). */
+  ipHashSalt: string;
   /** votingUrl and resultsUrl start with it (no trailing slash). */
   publicOrigin: string;
   /** The live results' streams of this replica (one is made when none is given). */
@@ -47,11 +50,12 @@ export function buildApp(deps: SessionsDeps): Koa {
         uploadRate: limits.uploadRate,
       }),
       closingRouter(deps.csrfSecret),
-      liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger })),
+      resultsPassRouter(deps.csrfSecret),
+      liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger }), deps),
       adminRouter(deps.store),
       adminLoginRouter(deps.csrfSecret),
       refusalsRouter(),
-      exportRouter(deps.logger),
+      exportRouter(deps.logger, deps),
       linkPreviewRouter({ ...deps, svg: deps.svg ?? DEFAULT_SVG_SETTINGS }),
     ],
     readiness: [mongoReadiness, objectStoreReadiness(deps.store)],

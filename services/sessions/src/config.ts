@@ -2,6 +2,7 @@ import { POLL_RETENTION_DAYS } from '@logovote/contracts';
 import { moderationEnv } from '@logovote/media-pipeline';
 import {
   csrfEnv,
+  ipHashSaltEnv,
   objectStoreEnv,
   parseEnv,
   portEnv,
@@ -30,6 +31,7 @@ const sessionsEnv = serviceEnv
   .extend(portEnv(4001).shape)
   .extend(objectStoreEnv.shape)
   .extend(csrfEnv.shape)
+  .extend(ipHashSaltEnv.shape)
   .extend(publicOriginEnv.shape)
   .extend(moderationEnv.shape)
   .extend(requestLimitsEnv.shape)

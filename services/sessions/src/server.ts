@@ -44,6 +44,7 @@ bootService({
       store,
       pipeline: createUploadPipeline({ moderation, svg: config }),
       csrfSecret: config.CSRF_SECRET,
+      ipHashSalt: config.IP_HASH_SALT,
       publicOrigin: config.PUBLIC_ORIGIN,
       liveCounts,
       refusals,

@@ -10,6 +10,7 @@ import { RateTicketModel, claimRateTicket } from '@logovote/models';
 import { derivedKey, hashIp, type ObjectStore } from '@logovote/service-kit';
 import {
   TEST_CSRF_SECRET,
+  TEST_IP_HASH_SALT,
   connectTestDatabase,
   dropTestDatabase,
   isolatedStore,
@@ -39,10 +40,15 @@ beforeAll(async () => {
   await connectTestDatabase(testDatabaseUri('creation_limits'), [RateTicketModel]);
   store = await isolatedStore('creation-limits');
   const limits = { ...requestLimits(), creations: { perHour: 3, perDay: 5 } };
-  server = buildApp({ logger: silentLogger, store, pipeline, csrfSecret: TEST_CSRF_SECRET, publicOrigin: PUBLIC_ORIGIN, limits }).listen(
-    0,
-    '127.0.0.1',
-  );
+  server = buildApp({
+    logger: silentLogger,
+    store,
+    pipeline,
+    csrfSecret: TEST_CSRF_SECRET,
+    ipHashSalt: TEST_IP_HASH_SALT,
+    publicOrigin: PUBLIC_ORIGIN,
+    limits,
+  }).listen(0, '127.0.0.1');
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));

@@ -63,6 +63,7 @@ async function startReplica(tickMs?: number) {
     store,
     pipeline: realPipeline(),
     csrfSecret: TEST_CSRF_SECRET,
+    ipHashSalt: TEST_IP_HASH_SALT,
     publicOrigin: PUBLIC_ORIGIN,
     liveCounts: hub,
   }).listen(0, '127.0.0.1');

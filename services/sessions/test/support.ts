@@ -5,7 +5,14 @@ import type { CreatedSession } from '@logovote/contracts';
 import { NsfwjsModeration, createUploadPipeline, type SvgSettings, type UploadPipeline } from '@logovote/media-pipeline';
 import { insertFirstVotes, purgeVotesOfDeletedPolls } from '@logovote/models';
 import { connectMongo, disconnectMongo, runInBackground, type ObjectStore } from '@logovote/service-kit';
-import { testDatabaseUri, isolatedStore, removeBucket, silentLogger, TEST_CSRF_SECRET } from '../../../tests/support/integration';
+import {
+  testDatabaseUri,
+  isolatedStore,
+  removeBucket,
+  silentLogger,
+  TEST_CSRF_SECRET,
+  TEST_IP_HASH_SALT,
+} from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
 import { requestLimits } from '../src/config';
 import type { UploadRefusalRecorder } from '../src/polls/upload-refusals';
@@ -24,6 +31,7 @@ export function sessionsServer(store: ObjectStore, pipeline: UploadPipeline, ref
     store,
     pipeline,
     csrfSecret: TEST_CSRF_SECRET,
+    ipHashSalt: TEST_IP_HASH_SALT,
     publicOrigin: PUBLIC_ORIGIN,
     refusals,
     limits,

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { csrfEnv, parseEnv, portEnv, serviceEnv, trustedProxyEnv } from '@logovote/service-kit';
+import { csrfEnv, ipHashSaltEnv, parseEnv, portEnv, serviceEnv, trustedProxyEnv } from '@logovote/service-kit';
 
 const votesEnv = serviceEnv
   .extend(portEnv(4002).shape)
   .extend(csrfEnv.shape)
   .extend(trustedProxyEnv.shape)
+  .extend(ipHashSaltEnv.shape)
   .extend({
-    /** Key of the HMAC that turns a voter's address into the stored ipHash. */
-    IP_HASH_SALT: z.string().min(32, 'must be at least 32 characters'),
     /**
      * A last resort: distinct voters one network address may add to one poll, whatever proofs of work it
      * pays. Far above what the rising cost lets a script reach cheaply (docs/api/votes-and-notify.md).

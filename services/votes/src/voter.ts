@@ -1,35 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { voteId, voterOfCookie } from '@logovote/models';
-import { hashIp } from '@logovote/service-kit';
-
-/** The first-party voter cookie: random, HttpOnly, sent only to the poll API. */
-const VOTER_COOKIE = 'lv_voter';
-const VOTER_COOKIE_VALUE = /^[A-Za-z0-9_-]{22}$/;
-/** Browsers cap cookie lifetimes at 400 days; a poll rarely lives that long. */
-const VOTER_COOKIE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
-
-/** The browser's voter cookie, and whether this answer issues it (the browser had none, or a malformed one). */
-export function voterCookie(ctx: Context): { value: string; issued: boolean } {
-  const present = ctx.cookies.get(VOTER_COOKIE);
-  if (present && VOTER_COOKIE_VALUE.test(present)) return { value: present, issued: false };
-  const value = randomBytes(16).toString('base64url');
-  ctx.cookies.set(VOTER_COOKIE, value, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: ctx.secure,
-    path: '/api/sessions',
-    maxAge: VOTER_COOKIE_MAX_AGE_MS,
-    overwrite: true,
-  });
-  return { value, issued: true };
-}
-
-/** What is stored of a voter cookie: keyed, and bound to the poll so one browser's rows in two polls do not match. */
-export function voterCookieHasher(secret: string): (pollId: string, cookie: string) => string {
-  const key = createHmac('sha256', secret).update('voter-cookie').digest();
-  return (pollId, cookie) => createHmac('sha256', key).update(`${pollId}\n${cookie}`).digest('hex').slice(0, 32);
-}
+import { hashIp, voterCookie, voterCookieHasher } from '@logovote/service-kit';
 
 export interface VoterClues {
   pollId: string;

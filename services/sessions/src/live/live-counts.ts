@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { LIVE_ENDED_EVENT, LIVE_REASONS_EVENT, type LiveCounts, type LiveEnded, type LiveReasonsGiven } from '@logovote/contracts';
-import { deletingPollIds, isPollShown, signalSecond, voteSignalsOf, type StoredLogo, voteLedger } from '@logovote/models';
+import { deletingPollIds, isPollShown, readPollStatus, signalSecond, voteSignalsOf, type StoredLogo, voteLedger } from '@logovote/models';
 import { runInBackground, type Logger } from '@logovote/service-kit';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
@@ -21,6 +21,8 @@ interface Viewer {
   stream: PassThrough;
   /** The last event written to it (events are compared as text: only changes are sent). */
   sent?: string;
+  /** It may see the counts only while voting is closed (docs/results-visibility.md): its stream ends when voting reopens. */
+  whileClosed: boolean;
 }
 
 interface WatchedPoll {
@@ -86,9 +88,12 @@ export class LiveCountsHub {
     return viewers;
   }
 
-  /** A new viewer's stream of a poll's counts: the current counts first, then each change. */
-  open(pollId: string, logos: StoredLogo[]): PassThrough {
-    const viewer: Viewer = { stream: new PassThrough() };
+  /**
+   * A new viewer's stream of a poll's counts: the current counts first, then each change. `whileClosed`: the
+   * viewer may see them only while voting is closed.
+   */
+  open(pollId: string, logos: StoredLogo[], { whileClosed }: { whileClosed: boolean }): PassThrough {
+    const viewer: Viewer = { stream: new PassThrough(), whileClosed };
     let poll = this.polls.get(pollId);
     if (!poll) {
       poll = { pollId, logos, viewers: new Set(), readAgain: false };
@@ -146,7 +151,10 @@ export class LiveCountsHub {
       const event = reasonsEventText({ sessionId: poll.pollId });
       for (const viewer of poll.viewers) this.write(viewer, event);
     }
-    for (const pollId of unshown) if (!(await isPollShown(pollId))) this.end(pollId);
+    for (const pollId of unshown) {
+      if (!(await isPollShown(pollId))) this.end(pollId);
+      else await this.endWhileClosedIfOpen(pollId);
+    }
     if (this.ticks % this.deletionCheckEvery === 0) {
       for (const pollId of await deletingPollIds()) this.end(pollId);
     }
@@ -160,6 +168,7 @@ export class LiveCountsHub {
         this.end(poll.pollId);
         continue;
       }
+      await this.endWhileClosedIfOpen(poll.pollId);
       for (const viewer of poll.viewers) this.write(viewer, ': keep-alive\n\n');
     }
   }
@@ -201,10 +210,20 @@ export class LiveCountsHub {
     else if (viewer.stream.writable) viewer.stream.write(text);
   }
 
-  /** Ends a poll's streams with an event that says so: the page then reads the poll again (hidden or gone). */
-  private end(pollId: string): void {
+  /**
+   * Ends the streams of viewers who may see a poll's counts only while voting is closed, if it is open (the
+   * creator reopened it). Costs nothing for a poll without such viewers.
+   */
+  private async endWhileClosedIfOpen(pollId: string): Promise<void> {
+    const viewers = [...(this.polls.get(pollId)?.viewers ?? [])].filter((viewer) => viewer.whileClosed);
+    if (viewers.length === 0 || (await readPollStatus(pollId)).closed) return;
+    this.end(pollId, viewers);
+  }
+
+  /** Ends a poll's streams (or those of `viewers`) with an event that says so: the page then reads the poll again (hidden, gone, or withheld). */
+  private end(pollId: string, viewers: Iterable<Viewer> = this.polls.get(pollId)?.viewers ?? []): void {
     const ended = endedEventText({ sessionId: pollId });
-    for (const viewer of this.polls.get(pollId)?.viewers ?? []) {
+    for (const viewer of viewers) {
       if (viewer.stream.writable) viewer.stream.write(ended);
       viewer.stream.end();
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { defaultLogoName, type LogoOrder } from '@logovote/contracts';
+import { defaultLogoName, type LogoOrder, type ResultsVisibility } from '@logovote/contracts';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
 import { PollModel, claimRateTicket, deleteLogoFiles, listPoll, recordLogoFiles, unlistPoll, type StoredLogo } from '@logovote/models';
 import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
@@ -18,10 +18,14 @@ export interface PollChoices {
   logoOrder: LogoOrder | undefined;
   /** The creator expects its voters on one shared network (docs/api/votes-and-notify.md). */
   sharedNetwork?: boolean | undefined;
+  /** Who sees the results when (docs/results-visibility.md). */
+  resultsVisibility?: ResultsVisibility | undefined;
 }
 
-export interface NewPoll extends PollChoices {
+export interface NewPoll extends Omit<PollChoices, 'resultsVisibility'> {
   pollId: string;
+  /** The rule as stored: absent for 'everyone'. */
+  resultsVisibility: Exclude<ResultsVisibility, 'everyone'> | undefined;
   logos: StoredLogo[];
 }
 
@@ -81,6 +85,7 @@ export async function createPoll(
   const logoOrder = choices.logoOrder === 'shuffled' ? choices.logoOrder : undefined;
   // Only the exception is stored, as with the order.
   const sharedNetwork = choices.sharedNetwork === true ? true : undefined;
+  const resultsVisibility = choices.resultsVisibility === 'everyone' ? undefined : choices.resultsVisibility;
   const pollId = newPollId();
   const uploads = logos.map(({ file, image, name }) => ({
     path: file.path,
@@ -98,7 +103,16 @@ export async function createPoll(
   let attempted: string | undefined;
   let recorded = false;
   try {
-    await PollModel.create({ _id: pollId, state: 'creating', feedbackPrompt, logoOrder, sharedNetwork, logos: stored, creatorTokenHash });
+    await PollModel.create({
+      _id: pollId,
+      state: 'creating',
+      feedbackPrompt,
+      logoOrder,
+      sharedNetwork,
+      resultsVisibility,
+      logos: stored,
+      creatorTokenHash,
+    });
     recorded = true;
     // Before any image is stored: the media service serves no image whose poll it cannot find.
     await recordLogoFiles(
@@ -124,5 +138,5 @@ export async function createPoll(
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     throw new HttpError(503, STORAGE_FAILED);
   }
-  return { pollId, feedbackPrompt, logoOrder, logos: stored };
+  return { pollId, feedbackPrompt, logoOrder, resultsVisibility, logos: stored };
 }

@@ -14,7 +14,7 @@ import { HttpError, type ObjectStore } from '@logovote/service-kit';
 import escapeHtml from 'escape-html';
 import { isMissing, previewObjectName } from './object-store';
 
-type PreviewedPoll = Pick<Poll, '_id' | 'logos' | 'feedbackPrompt'>;
+type PreviewedPoll = Pick<Poll, '_id' | 'logos' | 'feedbackPrompt' | 'resultsVisibility'>;
 
 /** A preview image as it is answered: from the store (a stream) or just made (the bytes). */
 export interface PreviewImage {
@@ -89,10 +89,19 @@ export function linkPreviewTags(publicOrigin: string, page: LinkPreviewPage, pol
   const logos = `${plural(poll.logos.length, 'logo')} (${namesList(poll)})`;
   const links = pollLinks(publicOrigin, poll._id);
   const title = question || (page === 'vote' ? DEFAULT_PREVIEW_TITLE : 'Logo poll results');
+  // A poll whose results are withheld says when they show, and no tag carries a count (docs/results-visibility.md).
+  const withheldResults =
+    poll.resultsVisibility === 'after-vote'
+      ? 'are shown after you vote'
+      : poll.resultsVisibility === 'after-close'
+        ? 'are shown when voting closes'
+        : undefined;
   const description =
     page === 'vote'
       ? `Vote anonymously for your favourite of ${logos} on LogoVote. No account needed.`
-      : `See how people voted on ${logos} on LogoVote: votes, percentages and the winner.`;
+      : withheldResults
+        ? `Vote on ${logos} on LogoVote: the results ${withheldResults}.`
+        : `See how people voted on ${logos} on LogoVote: votes, percentages and the winner.`;
   const image = `${publicOrigin}${previewImagePath(poll._id)}`;
   const imageAlt = `The ${plural(poll.logos.length, 'logo')} of this LogoVote poll: ${namesList(poll)}`;
   const tags: [attribute: 'property' | 'name', key: string, value: string][] = [

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, SESSION_NOT_FOUND, type VotingStateChange } from '@logovote/contracts';
-import { PollModel, activePoll, deletePollStatus, isCreatorTokenOf, recordVotingState } from '@logovote/models';
+import { PollModel, activePoll, deletePollStatus, isCreatorTokenOf, recordVotingState, signalPollVisibility } from '@logovote/models';
 import { HttpError, requireCsrf } from '@logovote/service-kit';
 import { activePollOr404 } from './requested-poll';
 
@@ -17,7 +17,8 @@ export function closingRouter(csrfSecret: string): Router {
     ['reopen', false],
   ] as const) {
     router.post(`/${action}`, requireCsrf(csrfSecret), async (ctx) => {
-      const pollId = (await activePollOr404(ctx.params.sessionId, ['_id']))._id;
+      const poll = await activePollOr404(ctx.params.sessionId, ['resultsVisibility']);
+      const pollId = poll._id;
       if (!(await isCreatorTokenOf(pollId, ctx.get(CREATOR_TOKEN_HEADER) || undefined))) throw new HttpError(403, CREATOR_TOKEN_REJECTED);
       const state = await recordVotingState(pollId, closed);
       // A deletion that began meanwhile has already removed the poll's state, or is about to: what this wrote
@@ -26,6 +27,8 @@ export function closingRouter(csrfSecret: string): Router {
         await deletePollStatus(pollId);
         throw new HttpError(404, SESSION_NOT_FOUND);
       }
+      // Streams that show the counts only while voting is closed end when it reopens (docs/results-visibility.md).
+      if (poll.resultsVisibility) await signalPollVisibility(pollId);
       const body: VotingStateChange = {
         sessionId: pollId,
         closed: state.closed,

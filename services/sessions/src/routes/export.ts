@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify';
-import { rankLogos, resultsCsvFileName } from '@logovote/contracts';
-import { allReasons, voteLedger } from '@logovote/models';
-import type { Logger } from '@logovote/service-kit';
+import { RESULTS_WITHHELD, rankLogos, resultsCsvFileName } from '@logovote/contracts';
+import { RESULTS_RULE_FIELDS, allReasons, resultsWithheldFrom, voteLedger } from '@logovote/models';
+import { HttpError, resultsViewerClues, type Logger } from '@logovote/service-kit';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 import { shownPollOr4xx } from './requested-poll';
 
@@ -27,12 +27,16 @@ export const neutralizeFormula = (text: string): string => (FORMULA_START.test(t
  * the page's own code, from @logovote/contracts, over the upload order, so ties read the same in every
  * export), then every kept reason, per logo, newest first.
  */
-export function exportRouter(logger: Logger): Router {
+export function exportRouter(logger: Logger, secrets: { csrfSecret: string; ipHashSalt: string }): Router {
   const router = new Router();
+  const viewerOf = resultsViewerClues(secrets);
 
   router.get('/api/sessions/:sessionId/results.csv', async (ctx) => {
     // A hidden poll's export is refused like its other public reads (403, docs/moderation.md).
-    const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos']);
+    const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos', ...RESULTS_RULE_FIELDS]);
+    // Counts and reasons withheld from this viewer are refused like the rest (docs/results-visibility.md).
+    const withheld = await resultsWithheldFrom(poll, viewerOf(ctx, poll._id));
+    if (withheld) throw new HttpError(403, RESULTS_WITHHELD[withheld]);
     const logos = logosWithCounts(poll.logos, await voteLedger.readCounts(poll._id));
     const ranked = rankLogos(logos, totalVotes(logos));
 

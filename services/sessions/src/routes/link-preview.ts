@@ -19,7 +19,7 @@ export interface LinkPreviewRouteOptions {
 const PREVIEW_CACHE_CONTROL = 'public, max-age=300';
 
 /** The poll a preview is asked for, unless it is hidden pending review: then none of its logos or question is shown (docs/moderation.md). */
-const previewedPoll = (sessionId: string | undefined) => shownPollOr4xx(sessionId, ['logos', 'feedbackPrompt']);
+const previewedPoll = (sessionId: string | undefined) => shownPollOr4xx(sessionId, ['logos', 'feedbackPrompt', 'resultsVisibility']);
 
 /** Link previews (docs/sharing.md): GET /api/sessions/{id}/preview.png and GET /api/sessions/{id}/link-preview. */
 export function linkPreviewRouter({ store, publicOrigin, svg }: LinkPreviewRouteOptions): Router {

@@ -11,6 +11,7 @@ import {
   SetPlanRequest,
   type CreatedSessionWithCreatorToken,
   type ModerationState,
+  type ResultsVisibilityState,
   type SessionViewWithVotingState,
   type SetPlanResponse,
   SESSION_NOT_FOUND,
@@ -19,7 +20,7 @@ import {
   voterLogoOrder,
 } from '@logovote/contracts';
 import { UploadRejected, multipartUpload, receivedUpload, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
-import { PollModel, activePoll, hashCreatorToken, newCreatorToken, readPollStatus } from '@logovote/models';
+import { PollModel, activePoll, hashCreatorToken, newCreatorToken, readPollStatus, resultsWithheldFrom } from '@logovote/models';
 import {
   HttpError,
   derivedKey,
@@ -30,6 +31,7 @@ import {
   parseInput,
   parseJsonBody,
   requireCsrf,
+  resultsViewerClues,
   type Logger,
   type ObjectStore,
   type UploadRateLimits,
@@ -44,6 +46,7 @@ export interface SessionsRouteOptions {
   pipeline: UploadPipeline;
   logger: Logger;
   csrfSecret: string;
+  ipHashSalt: string;
   publicOrigin: string;
   refusals: UploadRefusalRecorder;
   creationLimits: CreationLimits;
@@ -68,6 +71,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   const router = new Router();
   const voteCounts = sharedVoteCounts();
   const addressKey = derivedKey(csrfSecret, 'poll-creations-per-address');
+  const viewerOf = resultsViewerClues(options);
 
   /**
    * Counts the request against its address's creation limits before a byte of the upload is read: past
@@ -99,7 +103,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       fileField: LOGOS_FIELD,
       maxFiles: MAX_LOGOS_PER_POLL,
       maxFileBytes: MAX_LOGO_BYTES,
-      textFields: ['feedbackPrompt', 'logoOrder', 'sharedNetwork'],
+      textFields: ['feedbackPrompt', 'logoOrder', 'sharedNetwork', 'resultsVisibility'],
       repeatedTextFields: [LOGO_NAMES_FIELD],
       // Bytes, not characters: room for the longest prompt in any script; the schema counts characters.
       maxFieldBytes: MAX_FEEDBACK_PROMPT_LENGTH * 4,
@@ -129,12 +133,17 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         store,
         logger,
         checked,
-        { feedbackPrompt: choices.feedbackPrompt, logoOrder: choices.logoOrder, sharedNetwork: choices.sharedNetwork },
+        {
+          feedbackPrompt: choices.feedbackPrompt,
+          logoOrder: choices.logoOrder,
+          sharedNetwork: choices.sharedNetwork,
+          resultsVisibility: choices.resultsVisibility,
+        },
         hashCreatorToken(creatorToken),
       );
       // Where a creation's time goes (browsers' developer tools and the benchmark read it).
       ctx.set('Server-Timing', serverTiming({ checks: storeStarted - checksStarted, store: performance.now() - storeStarted }));
-      const body: CreatedSessionWithCreatorToken = {
+      const body: CreatedSessionWithCreatorToken & ResultsVisibilityState = {
         sessionId: poll.pollId,
         ...pollLinks(publicOrigin, poll.pollId),
         csrfToken: issueCsrfToken(ctx, csrfSecret, poll.pollId),
@@ -142,6 +151,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         ...(poll.feedbackPrompt ? { feedbackPrompt: poll.feedbackPrompt } : {}),
         totalVotes: 0,
         ...(poll.logoOrder ? { logoOrder: poll.logoOrder } : {}),
+        ...(poll.resultsVisibility ? { resultsVisibility: poll.resultsVisibility } : {}),
         // Answered here only: the poll keeps its hash (docs/closing.md).
         creatorToken,
       };
@@ -159,9 +169,15 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
     const csrfToken = issueCsrfToken(ctx, csrfSecret, poll._id);
     // Additive (docs/closing.md): only a closed poll says so, so an open poll's view is the spec's.
     const votingState = status.closedAt ? { closed: true, closedAt: status.closedAt.toISOString() } : {};
-    const logos = logosWithCounts(poll.logos, counts);
+    // Results withheld from this viewer (docs/results-visibility.md): every count is 0, and the view says until when.
+    const withheld = await resultsWithheldFrom(poll, viewerOf(ctx, poll._id), status);
+    const visibility: ResultsVisibilityState = {
+      ...(poll.resultsVisibility ? { resultsVisibility: poll.resultsVisibility } : {}),
+      ...(withheld ? { resultsWithheldUntil: withheld } : {}),
+    };
+    const logos = logosWithCounts(poll.logos, withheld ? undefined : counts);
     const shuffled = poll.logoOrder === 'shuffled';
-    const body: SessionViewWithVotingState & ModerationState = status.hidden
+    const body: SessionViewWithVotingState & ModerationState & ResultsVisibilityState = status.hidden
       ? // Hidden pending review (docs/moderation.md): the spec's shape with nothing of the poll's content (no
         // logos, file names, counts or question) and `hidden: true`; the admin reviews it through /api/admin/.
         { sessionId: poll._id, logos: [], totalVotes: 0, csrfToken, ...votingState, hidden: true }
@@ -183,6 +199,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
               }
             : {}),
           ...votingState,
+          ...visibility,
         };
     // Counts change with every vote, and the token belongs to this browser.
     ctx.set('Cache-Control', 'no-store');

@@ -1,7 +1,25 @@
 import Router from '@koa/router';
-import { REASON_MESSAGES, ReasonRequest, ReasonsQuery, type ReasonResponse, type ReasonsPage } from '@logovote/contracts';
-import { currentVote, dropReasons, insertReason, readReasons, signalReasonGiven, voteLedger } from '@logovote/models';
-import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
+import {
+  REASON_MESSAGES,
+  RESULTS_WITHHELD,
+  SESSION_NOT_FOUND,
+  ReasonRequest,
+  ReasonsQuery,
+  type ReasonResponse,
+  type ReasonsPage,
+} from '@logovote/contracts';
+import {
+  RESULTS_RULE_FIELDS,
+  currentVote,
+  dropReasons,
+  findActivePoll,
+  insertReason,
+  readReasons,
+  signalReasonGiven,
+  resultsWithheldFrom,
+  voteLedger,
+} from '@logovote/models';
+import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
 import { requireFingerprint } from '../fingerprint';
 import { maskProfanity } from '../profanity';
 import { requestVoter } from '../voter';
@@ -18,6 +36,7 @@ export interface ReasonsRouteOptions {
 export function reasonsRouter(options: ReasonsRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
   const voterOf = requestVoter(options.ipHashSalt);
+  const viewerOf = resultsViewerClues(options);
 
   // The voter, the anti-forgery token and the poll are checked as for a vote.
   router.put('/reason', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
@@ -49,7 +68,11 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
 
   router.get('/reasons', async (ctx) => {
     const query = parseInput(ReasonsQuery, ctx.query);
-    const poll = await findPoll(ctx.params.sessionId);
+    const poll = await findActivePoll(ctx.params.sessionId, ['logos', ...RESULTS_RULE_FIELDS]);
+    if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+    // Reasons show preferences as counts do: withheld with them (docs/results-visibility.md).
+    const withheld = await resultsWithheldFrom(poll, viewerOf(ctx, poll._id));
+    if (withheld) throw new HttpError(403, RESULTS_WITHHELD[withheld]);
     if (!poll.logos.some((logo) => logo.id === query.logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
     const page = await readReasons(poll._id, query.logoId, query.cursor === undefined ? undefined : Number(query.cursor));
     const body: ReasonsPage = {
