@@ -1,18 +1,5 @@
 import type { SessionView } from '@logovote/contracts';
-import {
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  cn,
-  Icon,
-  Link,
-  Progress,
-  SpinnerIcon,
-  toast,
-} from '@logovote/ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, Icon, Link, Progress, SpinnerIcon } from '@logovote/ui';
 import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
