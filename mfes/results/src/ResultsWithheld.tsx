@@ -48,14 +48,15 @@ export function ResultsWithheld({ session, until }: { session: SessionView; unti
 }
 
 /**
- * Who else sees these results, for a viewer who sees a poll with a rule while voting is open (its creator, or
- * a voter); once closed, everyone sees them and the voting controls say so.
+ * Who else sees these results, for a viewer who sees a poll with a rule (its creator, or a voter): visitors
+ * only after voting or closing, or everyone once voting has closed.
  */
 export function ResultsVisibilityNote({ session }: { session: SessionView }) {
   const { resultsVisibility } = resultsVisibilityOf(session);
-  if (!resultsVisibility || votingStateOf(session).closed) return null;
-  const text =
-    resultsVisibility === 'after-vote'
+  if (!resultsVisibility) return null;
+  const text = votingStateOf(session).closed
+    ? 'Voting has closed, so everyone sees these results.'
+    : resultsVisibility === 'after-vote'
       ? 'Visitors see these results only after they have voted.'
       : 'Visitors see these results only when voting closes.';
   return (

@@ -28,7 +28,7 @@ describe('retention', () => {
   });
 
   it('reads the period in days, 30 by default, fractions allowed', () => {
-    const base = { S3_ACCESS_KEY: 'key', S3_SECRET_KEY: 'secret-key', CSRF_SECRET: 'x'.repeat(32) };
+    const base = { S3_ACCESS_KEY: 'key', S3_SECRET_KEY: 'secret-key', CSRF_SECRET: 'x'.repeat(32), IP_HASH_SALT: 'y'.repeat(32) };
     expect(loadConfig(base)).toMatchObject({ RETENTION_DAYS: 30, RETENTION_SWEEP_INTERVAL_MS: 3_600_000 });
     expect(loadConfig({ ...base, RETENTION_DAYS: '0.5', RETENTION_SWEEP_INTERVAL_MS: '1000' })).toMatchObject({
       RETENTION_DAYS: 0.5,
