@@ -15,9 +15,10 @@ export function useVerdict(ranked: readonly RankedLogo[]): Verdict {
 
 /** Which logo voters prefer and how sure that is, or how many more votes would settle it: one sentence, beside the spec's totals. */
 export function ConfidenceVerdict({ verdict, ranked, sessionId }: { verdict: Verdict; ranked: readonly RankedLogo[]; sessionId: string }) {
+  // The creator's names in the sentence too: it says which logo to pick, not only which letter.
   const sentence = verdictSentence(
     verdict,
-    ranked.map((item) => item.label),
+    ranked.map((item) => `${item.label} (${item.logo.name})`),
   );
   return (
     <p data-testid="confidence-verdict" data-verdict={verdict.kind} className="text-pretty text-muted-foreground">
