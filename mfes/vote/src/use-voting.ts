@@ -13,6 +13,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
+import { arrivalChannel } from './arrival-channel';
 import { votingClosedMessage } from './voting-closed';
 
 /** Spec section 8: the vote toast's text when the failure is not an answer of the vote call. */
@@ -87,6 +88,12 @@ export function useVoting(sessionId: string) {
     analytics.track('survey_page_viewed', { session_id: sessionId, logo_id: session.data?.logos[0]?.id });
   }, [session.isPending, fingerprint.isPending, session.data, sessionId]);
 
+  // The first arrival's link decides the voter's channel (docs/channels.md): remembered as soon as the poll is known.
+  const channels = session.data?.channels;
+  useEffect(() => {
+    arrivalChannel(sessionId, channels);
+  }, [sessionId, channels]);
+
   /** Counts vote clicks, so a my-vote answer that a newer vote has overtaken is not followed. */
   const voteSequence = useRef(0);
   const refreshMyVote = async () => {
@@ -99,7 +106,13 @@ export function useVoting(sessionId: string) {
 
   const vote = useMutation({
     mutationFn: async ({ logoId }: { logoId: string; previous: string | null | undefined }) =>
-      api.submitVote(sessionId, logoId, fingerprint.data ?? (await getFingerprint()), () => setSolvingProof(true)),
+      api.submitVote(
+        sessionId,
+        logoId,
+        fingerprint.data ?? (await getFingerprint()),
+        () => setSolvingProof(true),
+        arrivalChannel(sessionId, channels),
+      ),
     onSuccess: (answer, { logoId }) => {
       const recorded = answer?.logoId ?? logoId;
       setLocalVote(recorded);
