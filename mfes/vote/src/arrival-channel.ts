@@ -1,5 +1,4 @@
 import type { Channel } from '@logovote/contracts';
-import { VIA_PARAM } from '@logovote/web-client';
 
 /**
  * The channel of the link this browser first arrived through, per poll (docs/channels.md), kept in
@@ -21,20 +20,19 @@ const browserStorage = (): ArrivalStorage | undefined => {
 };
 
 /**
- * The channel id this browser's vote counts for, remembering this visit's link when it is the first: the
- * `via` of `search` (this page's query) if it names one of `channels`, else none.
+ * The channel id this browser's vote counts for, remembering this visit's link when it is the first: `via`
+ * (the voting link's parameter, null without one) if it names one of `channels`, else none.
  */
 export function arrivalChannel(
   sessionId: string,
   channels: readonly Channel[] | undefined,
-  search: string = typeof location === 'undefined' ? '' : location.search,
+  via: string | null,
   storage: ArrivalStorage | undefined = browserStorage(),
 ): string | undefined {
   if (!channels?.length) return undefined;
   const known = (id: string | null | undefined): id is string => !!id && channels.some((channel) => channel.id === id);
   const stored = storage?.getItem(storageKey(sessionId));
   if (stored !== null && stored !== undefined) return known(stored) ? stored : undefined;
-  const via = new URLSearchParams(search).get(VIA_PARAM);
   const arrival = known(via) ? via : undefined;
   storage?.setItem(storageKey(sessionId), arrival ?? '');
   return arrival;

@@ -8,6 +8,7 @@ import {
   inVoterOrder,
   isPollHidden,
   knownFingerprint,
+  VIA_PARAM,
   votingStateOf,
 } from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -90,9 +91,10 @@ export function useVoting(sessionId: string) {
 
   // The first arrival's link decides the voter's channel (docs/channels.md): remembered as soon as the poll is known.
   const channels = session.data?.channels;
+  const [via] = useState(() => new URLSearchParams(location.search).get(VIA_PARAM));
   useEffect(() => {
-    arrivalChannel(sessionId, channels);
-  }, [sessionId, channels]);
+    arrivalChannel(sessionId, channels, via);
+  }, [sessionId, channels, via]);
 
   /** Counts vote clicks, so a my-vote answer that a newer vote has overtaken is not followed. */
   const voteSequence = useRef(0);
@@ -111,7 +113,7 @@ export function useVoting(sessionId: string) {
         logoId,
         fingerprint.data ?? (await getFingerprint()),
         () => setSolvingProof(true),
-        arrivalChannel(sessionId, channels),
+        arrivalChannel(sessionId, channels, via),
       ),
     onSuccess: (answer, { logoId }) => {
       const recorded = answer?.logoId ?? logoId;
