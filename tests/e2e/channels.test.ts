@@ -2,14 +2,14 @@
  * Channels (docs/channels.md): a poll shared in three places, where each audience prefers another logo. The
  * results page shows, beside the total (a three-way tie), each channel's votes and its own verdict, on a phone
  * and a desktop; the creator also gets each channel's link and QR code. A browser that arrives through a
- * channel's link votes for that channel, and stays in it when it comes back through the plain link.
+ * channel's link votes for that channel, also when it votes from another channel's link later.
  */
 import type { ChannelResults, CreatedSession } from '@logovote/contracts';
 import { judgePoll, verdictSentence } from '@logovote/contracts/verdict';
 import type { Page } from 'playwright-core';
 import { apiVoter, createPoll, randomFingerprint, visitPollScreen } from '../support/polls';
 import { testStack } from '../support/stack-env';
-import { expectAccessible, expectNoHorizontalOverflow, shoot, useBrowser, type ViewportName } from '../support/web';
+import { expectAccessible, expectNoHorizontalOverflow, fixture, shoot, useBrowser, visit, type ViewportName } from '../support/web';
 
 const { gatewayUrl } = testStack();
 const browser = useBrowser();
@@ -114,39 +114,57 @@ describe('a poll with three channels', () => {
     }
   });
 
-  it('counts a browser for the channel of its first link, also when it comes back through the plain link', async () => {
-    const team = session.channels!.find((channel) => channel.name === 'Team')!;
+  it('counts a browser for the channel of the link it first arrived through, whatever link it votes from', async () => {
+    const [, instagram, team] = session.channels!;
     const page = await browser.newPage('phone');
-    await visitPollScreen(page, `/vote/${session.sessionId}?via=${team.id}`, 'vote');
+    // First through Team's link, without voting; then back through Instagram's, and the vote.
+    await visitPollScreen(page, `/vote/${session.sessionId}?via=${team!.id}`, 'vote');
+    await page.getByTestId('vote-button').waitFor();
+    await visitPollScreen(page, `/vote/${session.sessionId}?via=${instagram!.id}`, 'vote');
+    // The vote's answer: the vote and its channel are counted once it comes.
+    const voted = page.waitForResponse((res) => res.url().endsWith(`/api/sessions/${session.sessionId}/vote`));
     await page.getByTestId('vote-button').click();
-    await page.waitForFunction(
-      async (id) => (await fetch(`/api/sessions/${id}`).then((res) => res.json())).totalVotes === 19,
-      session.sessionId,
-    );
+    expect((await voted).status()).toBe(200);
     const after = await channelResults(session.sessionId);
-    expect(after.channels.find((channel) => channel.id === team.id)!.totalVotes).toBe(7);
+    expect(after.channels.map((channel) => [channel.name, channel.totalVotes])).toEqual([
+      ['Newsletter', 6],
+      ['Instagram', 6],
+      ['Team', 7],
+    ]);
+    expect(after.direct.totalVotes).toBe(0);
+    await page.close();
+  });
+});
 
-    // Back through the plain link, voting for another logo: the vote moves within Team.
-    await visitPollScreen(page, `/vote/${session.sessionId}`, 'vote');
-    await page.getByRole('button', { name: 'Next', exact: true }).click();
-    await page.getByTestId('vote-button').click();
-    await page.waitForFunction(
-      async ({ id, teamId, before }) => {
-        const results = await fetch(`/api/sessions/${id}/channels`).then((res) => res.json());
-        const votes = results.channels
-          .find((channel: { id: string }) => channel.id === teamId)
-          .logos.map((logo: { votes: number }) => logo.votes);
-        return JSON.stringify(votes) !== before;
-      },
-      {
-        id: session.sessionId,
-        teamId: team.id,
-        before: JSON.stringify(after.channels.find((channel) => channel.id === team.id)!.logos.map((logo) => logo.votes)),
-      },
-    );
-    const moved = await channelResults(session.sessionId);
-    expect(moved.channels.find((channel) => channel.id === team.id)!.totalVotes).toBe(7);
-    expect(moved.direct.totalVotes).toBe(0);
+describe('naming channels in the create form', () => {
+  it.each(['phone', 'desktop'] as const)('adds, refuses a duplicate, removes and sends them on a %s', async (viewport) => {
+    const page = await browser.newPage(viewport);
+    await visit(page, '/', '[data-remote="create"]');
+    await page.locator('[data-testid="upload-area"] input[type="file"]').setInputFiles(LOGOS.slice(0, 2).map(fixture));
+    const choice = page.getByTestId('channels-choice');
+    const name = choice.getByLabel('Channel name');
+    for (const channel of ['Newsletter', 'Instagram', 'Team']) {
+      await name.fill(channel);
+      await name.press('Enter');
+    }
+    await name.fill(' team ');
+    await choice.getByRole('button', { name: 'Add' }).click();
+    await expect(choice.getByRole('alert').innerText()).resolves.toBe('Each channel needs a different name.');
+    await choice.getByRole('button', { name: 'Remove channel Instagram' }).click();
+    await expect(choice.getByRole('list', { name: 'Channels' }).getByRole('listitem').allInnerTexts()).resolves.toEqual([
+      'Newsletter',
+      'Team',
+    ]);
+    await expectAccessible(page);
+    await expectNoHorizontalOverflow(page);
+    await choice.scrollIntoViewIfNeeded();
+    await shoot(page, `channels-create-form-${viewport}`);
+
+    const created = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/sessions' && res.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Get Votes!' }).click();
+    const answer = await created;
+    expect(answer.status()).toBe(201);
+    expect(((await answer.json()) as CreatedSession).channels?.map((channel) => channel.name)).toEqual(['Newsletter', 'Team']);
     await page.close();
   });
 });

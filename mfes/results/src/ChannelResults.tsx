@@ -42,7 +42,7 @@ function ChannelGroup({ name, counts, ranked, link }: GroupProps) {
     <li
       data-testid="channel-group"
       data-channel={link?.id ?? 'direct'}
-      className="flex flex-col gap-2 border-t pt-4 first:border-t-0 first:pt-0"
+      className="flex flex-col gap-2 border-t border-border pt-4 first:border-t-0 first:pt-0"
     >
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
         <h3 className="font-semibold break-words">{name}</h3>
