@@ -42,7 +42,10 @@ export function ChannelsChoice({ value, onChange, disabled }: Props) {
       {value.length > 0 && (
         <ul className="flex flex-wrap gap-2" aria-label="Channels">
           {value.map((name) => (
-            <li key={name} className="flex max-w-full items-center gap-1 rounded-full border border-border bg-muted/40 py-0.5 pr-0.5 pl-3 text-sm">
+            <li
+              key={name}
+              className="flex max-w-full items-center gap-1 rounded-full border border-border bg-muted/40 py-0.5 pr-0.5 pl-3 text-sm"
+            >
               <span className="min-w-0 break-words">{name}</span>
               <Button
                 type="button"
