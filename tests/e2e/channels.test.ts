@@ -4,7 +4,7 @@
  * and a desktop; the creator also gets each channel's link and QR code. A browser that arrives through a
  * channel's link votes for that channel, also when it votes from another channel's link later.
  */
-import type { ChannelResults, CreatedSession } from '@logovote/contracts';
+import type { ChannelResults, CreatedSession, CreatedSessionWithCreatorToken } from '@logovote/contracts';
 import { judgePoll, verdictSentence } from '@logovote/contracts/verdict';
 import type { Page } from 'playwright-core';
 import { apiVoter, createPoll, randomFingerprint, visitPollScreen } from '../support/polls';
@@ -60,7 +60,7 @@ const groups = (page: Page) =>
   );
 
 describe('a poll with three channels', () => {
-  let session: CreatedSession;
+  let session: CreatedSessionWithCreatorToken;
   beforeAll(async () => {
     session = await createPoll({ logos: LOGOS, logoNames: ['Ring', 'Square', 'Triangle'], channels: CHANNELS, sharedNetwork: true });
     expect(session.channels?.map((channel) => channel.name)).toEqual(CHANNELS);

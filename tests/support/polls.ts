@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import type { CreatedSession, LogoOrder, SessionView, VoteResponse } from '@logovote/contracts';
+import type { CreatedSessionWithCreatorToken, LogoOrder, SessionView, VoteResponse } from '@logovote/contracts';
 import type { ReportCategory } from '@logovote/contracts/report-categories';
 import { testStack } from './stack-env';
 import { fixture, FOUR_LOGOS } from './web';
@@ -22,7 +22,7 @@ export type PollOptions = {
 };
 
 /** POST /api/sessions with fixture images (tests/fixtures); the four logos of FOUR_LOGOS by default. */
-export async function createPoll(options: PollOptions = {}): Promise<CreatedSession> {
+export async function createPoll(options: PollOptions = {}): Promise<CreatedSessionWithCreatorToken> {
   const form = new FormData();
   for (const name of options.logos ?? FOUR_LOGOS) {
     const file = fixture(name);
@@ -35,7 +35,7 @@ export async function createPoll(options: PollOptions = {}): Promise<CreatedSess
   if (options.sharedNetwork) form.append('sharedNetwork', 'true');
   const res = await fetch(`${testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });
   if (res.status !== 201) throw new Error(`creating a poll: ${res.status} ${await res.text()}`);
-  return (await res.json()) as CreatedSession;
+  return (await res.json()) as CreatedSessionWithCreatorToken;
 }
 
 /** GET /api/sessions/{id}: the poll with its current counts. */
