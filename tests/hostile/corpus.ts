@@ -212,6 +212,11 @@ const TEXT_FIELDS: TextField[] = [
     send: (ctx, text) => create([{ name: 'logoNames', data: `Wordmark ${text}` }, logo('a.png', ctx.images.png)]),
   },
   {
+    field: 'a channel name',
+    endpoint: 'POST /api/sessions',
+    send: (ctx, text) => create([{ name: 'channels', data: `Newsletter ${text}` }, logo('a.png', ctx.images.png)]),
+  },
+  {
     field: 'the file name of a real PNG',
     endpoint: 'POST /api/sessions',
     send: (ctx, text) => fileNamed('/api/sessions', 'logos', `${text}.png`, ctx.images.png),
@@ -370,6 +375,14 @@ export const CORPUS: HostileCase[] = [
     category: 'malformed multipart',
     status: 400,
     send: (ctx) => create([...['1', '2', '3', '4', '5'].map((data) => ({ name: 'logoNames', data })), logo('a.png', ctx.images.png)]),
+  },
+  {
+    name: 'channels sent ten times',
+    endpoint: 'POST /api/sessions',
+    category: 'malformed multipart',
+    status: 400,
+    send: (ctx) =>
+      create([...Array.from({ length: 10 }, (_, index) => ({ name: 'channels', data: `C${index}` })), logo('a.png', ctx.images.png)]),
   },
   {
     name: 'a JSON body instead of multipart',
@@ -966,6 +979,20 @@ export const CORPUS: HostileCase[] = [
     category: 'malformed id',
     status: 400,
     send: (ctx) => vote(ctx, json({ logoId: '' })),
+  },
+  {
+    name: 'a vote through a channel of no poll',
+    endpoint: 'POST /api/sessions/{id}/vote',
+    category: 'malformed id',
+    status: 400,
+    send: (ctx) => vote(ctx, json({ logoId: ctx.logoIds[0], via: 'nochanel' })),
+  },
+  {
+    name: 'a vote with a via of 10 KB',
+    endpoint: 'POST /api/sessions/{id}/vote',
+    category: 'malformed id',
+    status: 400,
+    send: (ctx) => vote(ctx, json({ logoId: ctx.logoIds[0], via: 'x'.repeat(10_000) })),
   },
   {
     name: 'a vote with a logoId of 10 KB',

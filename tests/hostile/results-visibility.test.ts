@@ -65,6 +65,7 @@ async function everyRead(poll: CreatedSessionWithCreatorToken, headers: Record<s
   return {
     view: await read(`/api/sessions/${id}`, headers, from),
     csv: await read(`/api/sessions/${id}/results.csv`, headers, from),
+    channels: await read(`/api/sessions/${id}/channels`, headers, from),
     live: withLive ? await read(`/api/sessions/${id}/live`, headers, from) : undefined,
     reasons: await Promise.all(poll.logos.map((logo) => read(`/api/sessions/${id}/reasons?logoId=${logo.id}`, headers, from))),
     resultsPage: await read(`/results/${id}`, headers, from),
@@ -100,6 +101,7 @@ function expectNothingShown(reads: Awaited<ReturnType<typeof everyRead>>, until:
   expect(view.totalVotes).toBe(0);
   expect(view.logos.every((logo) => logo.voteCount === 0)).toBe(true);
   expectRefused(reads.csv, RESULTS_WITHHELD[until]);
+  expectRefused(reads.channels, RESULTS_WITHHELD[until]);
   expectRefused(reads.live!, RESULTS_WITHHELD[until]);
   for (const reasons of reads.reasons) expectRefused(reasons, RESULTS_WITHHELD[until]);
   for (const page of [reads.resultsPage, reads.votePage]) {
@@ -149,6 +151,7 @@ describe('a poll whose results show after a vote', () => {
     const reads = await everyRead(afterVote, { Cookie: afterVoteVoter.cookie }, voterTarget, false);
     expect((JSON.parse(reads.view.body) as SessionView).totalVotes).toBe(1);
     expect(reads.csv.status).toBe(200);
+    expect(reads.channels.status).toBe(200);
     expect(reads.reasons[0]!.body).toContain('Secret reason 42');
     // The gateway embeds what an anonymous visitor sees, whatever the page request carries.
     for (const page of [reads.resultsPage, reads.votePage]) expect(embeddedPoll(page.body).resultsWithheldUntil).toBe('voted');

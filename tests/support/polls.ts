@@ -5,15 +5,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import type { CreatedSession, LogoOrder, SessionView, VoteResponse } from '@logovote/contracts';
+import type { CreatedSessionWithCreatorToken, LogoOrder, SessionView, VoteResponse } from '@logovote/contracts';
 import type { ReportCategory } from '@logovote/contracts/report-categories';
 import { testStack } from './stack-env';
 import { fixture, FOUR_LOGOS } from './web';
 
-export type PollOptions = { logos?: readonly string[]; logoNames?: readonly string[]; feedbackPrompt?: string; logoOrder?: LogoOrder };
+export type PollOptions = {
+  logos?: readonly string[];
+  logoNames?: readonly string[];
+  feedbackPrompt?: string;
+  logoOrder?: LogoOrder;
+  /** Channels (docs/channels.md), each its own voting link. */
+  channels?: readonly string[];
+  /** A poll for one shared network: its first 50 voters of an address pay no proof of work. */
+  sharedNetwork?: boolean;
+};
 
 /** POST /api/sessions with fixture images (tests/fixtures); the four logos of FOUR_LOGOS by default. */
-export async function createPoll(options: PollOptions = {}): Promise<CreatedSession> {
+export async function createPoll(options: PollOptions = {}): Promise<CreatedSessionWithCreatorToken> {
   const form = new FormData();
   for (const name of options.logos ?? FOUR_LOGOS) {
     const file = fixture(name);
@@ -22,9 +31,11 @@ export async function createPoll(options: PollOptions = {}): Promise<CreatedSess
   for (const name of options.logoNames ?? []) form.append('logoNames', name);
   if (options.feedbackPrompt) form.append('feedbackPrompt', options.feedbackPrompt);
   if (options.logoOrder) form.append('logoOrder', options.logoOrder);
+  for (const name of options.channels ?? []) form.append('channels', name);
+  if (options.sharedNetwork) form.append('sharedNetwork', 'true');
   const res = await fetch(`${testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });
   if (res.status !== 201) throw new Error(`creating a poll: ${res.status} ${await res.text()}`);
-  return (await res.json()) as CreatedSession;
+  return (await res.json()) as CreatedSessionWithCreatorToken;
 }
 
 /** GET /api/sessions/{id}: the poll with its current counts. */
@@ -50,9 +61,9 @@ export async function apiVoter(sessionId: string) {
   return {
     /**
      * POST /api/sessions/{id}/vote as the visitor with `fingerprint` (a new one by default), with a solved
-     * proof of work when given (X-Vote-Proof); the raw response.
+     * proof of work when given (X-Vote-Proof) and through a channel's link when `via` names one; the raw response.
      */
-    vote(logoId: string, fingerprint = randomFingerprint(), proof?: string): Promise<Response> {
+    vote(logoId: string, fingerprint = randomFingerprint(), proof?: string, via?: string): Promise<Response> {
       return fetch(`${gatewayUrl}/api/sessions/${sessionId}/vote`, {
         method: 'POST',
         headers: {
@@ -62,7 +73,7 @@ export async function apiVoter(sessionId: string) {
           Cookie: cookie,
           ...(proof ? { 'X-Vote-Proof': proof } : {}),
         },
-        body: JSON.stringify({ logoId }),
+        body: JSON.stringify(via ? { logoId, via } : { logoId }),
       });
     },
     /** PUT /api/sessions/{id}/reason as the visitor with `fingerprint` (the one that voted); the raw response. */

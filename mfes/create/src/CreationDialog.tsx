@@ -174,7 +174,7 @@ function SentStep({ flow }: { flow: CreationFlow }) {
       </DialogHeader>
       {session && (
         <div className="flex flex-col gap-3">
-          <PollLinks votingUrl={session.votingUrl} resultsUrl={session.resultsUrl} />
+          <PollLinks votingUrl={session.votingUrl} resultsUrl={session.resultsUrl} channels={session.channels} />
           {session.creatorToken && (
             <>
               <CopyableLink label="Manage link" url={manageUrl(session.resultsUrl, session.creatorToken)} />

@@ -4,6 +4,7 @@ import { analytics, MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGOS_PER_POLL } from '@logo
 import { defaultLogoName } from '@logovote/contracts/logo-name';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 
+import { ChannelsChoice } from './ChannelsChoice';
 import { LANDING_TITLE } from './landing-copy';
 import { selectLogos } from './logo-selection';
 import { LogoPreviews, type ChosenLogo } from './LogoPreviews';
@@ -69,6 +70,8 @@ export default function LandingPage(_props: LandingPageProps) {
   const [sharedNetwork, setSharedNetwork] = useState(false);
   // Beyond the spec (docs/results-visibility.md): the spec's results for everyone unless the creator hides them.
   const [resultsVisibility, setResultsVisibility] = useState<ResultsVisibility>('everyone');
+  // Beyond the spec (docs/channels.md): none unless the creator names audiences.
+  const [channels, setChannels] = useState<string[]>([]);
   const flow = useCreationFlow();
   const [madePolls] = useState(mayHaveRememberedPolls);
   const logosRef = useRef(logos);
@@ -150,6 +153,7 @@ export default function LandingPage(_props: LandingPageProps) {
       logoOrder: shuffled ? 'shuffled' : 'fixed',
       sharedNetwork,
       resultsVisibility,
+      channels,
     });
   };
 
@@ -185,6 +189,7 @@ export default function LandingPage(_props: LandingPageProps) {
               hint="Many more people on one connection vote before their devices run a short check. Leave it off for public polls."
             />
             <ResultsVisibilityChoice value={resultsVisibility} onChange={setResultsVisibility} />
+            <ChannelsChoice value={channels} onChange={setChannels} disabled={flow.isCreating} />
             <div className="flex flex-col gap-2">
               <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
               <Textarea

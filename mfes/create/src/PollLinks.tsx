@@ -1,4 +1,6 @@
 import { Button, CopyIcon, Input, Label, toast, Tooltip, TooltipContent, TooltipTrigger } from '@logovote/ui';
+import type { Channel } from '@logovote/contracts';
+import { channelVotingUrl } from '@logovote/web-client';
 import { useId } from 'react';
 
 /** Copies a link of the poll, with the toast the results page's 'Share' uses. */
@@ -32,11 +34,25 @@ export function CopyableLink({ label, url }: { label: string; url: string }) {
   );
 }
 
-/** The poll's voting and results links, from the moment it exists (docs/your-polls.md). */
-export function PollLinks({ votingUrl, resultsUrl }: { votingUrl: string; resultsUrl: string }) {
+/**
+ * The poll's voting and results links, from the moment it exists (docs/your-polls.md), and the voting link
+ * of each channel when given (docs/channels.md).
+ */
+export function PollLinks({
+  votingUrl,
+  resultsUrl,
+  channels,
+}: {
+  votingUrl: string;
+  resultsUrl: string;
+  channels?: readonly Channel[] | undefined;
+}) {
   return (
     <div data-testid="poll-links" className="flex flex-col gap-3">
       <CopyableLink label="Voting link" url={votingUrl} />
+      {channels?.map((channel) => (
+        <CopyableLink key={channel.id} label={`Voting link for ${channel.name}`} url={channelVotingUrl(votingUrl, channel.id)} />
+      ))}
       <CopyableLink label="Results link" url={resultsUrl} />
     </div>
   );

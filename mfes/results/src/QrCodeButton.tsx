@@ -1,4 +1,5 @@
-import { Button, Icon } from '@logovote/ui';
+import type { Channel } from '@logovote/contracts';
+import { Button, Icon, type ButtonProps } from '@logovote/ui';
 import { lazy, Suspense, useRef, useState, type ComponentProps } from 'react';
 
 // The dialog and the QR encoder come on first use: the results page's first load carries neither.
@@ -17,7 +18,12 @@ function QrIcon(props: ComponentProps<'svg'>) {
 }
 
 /** 'QR code' beside the spec's 'Share': the voting link as a QR code, to show or download (docs/sharing.md). */
-export function QrCodeButton({ sessionId, label = 'QR code' }: { sessionId: string; label?: string }) {
+export function QrCodeButton({
+  sessionId,
+  label = 'QR code',
+  channel,
+  ...buttonProps
+}: { sessionId: string; label?: string; channel?: Channel } & Pick<ButtonProps, 'size' | 'aria-label'>) {
   const [open, setOpen] = useState(false);
   const [wanted, setWanted] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
@@ -26,6 +32,7 @@ export function QrCodeButton({ sessionId, label = 'QR code' }: { sessionId: stri
       <Button
         ref={opener}
         variant="outline"
+        {...buttonProps}
         aria-haspopup="dialog"
         // A pointer on the button starts the download, so the dialog is usually ready by the click.
         onPointerEnter={() => void loadQrCodeDialog()}
@@ -39,7 +46,7 @@ export function QrCodeButton({ sessionId, label = 'QR code' }: { sessionId: stri
       </Button>
       {wanted && (
         <Suspense fallback={null}>
-          <QrCodeDialog sessionId={sessionId} open={open} onOpenChange={setOpen} returnFocusTo={opener} />
+          <QrCodeDialog sessionId={sessionId} channel={channel} open={open} onOpenChange={setOpen} returnFocusTo={opener} />
         </Suspense>
       )}
     </>

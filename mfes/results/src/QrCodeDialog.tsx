@@ -1,4 +1,6 @@
 import { Button, Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, SpinnerIcon } from '@logovote/ui';
+import type { Channel } from '@logovote/contracts';
+import { channelVotingUrl } from '@logovote/web-client';
 import { toDataURL } from 'qrcode';
 import { useEffect, useState, type RefObject } from 'react';
 
@@ -7,6 +9,8 @@ const QR_PNG_SIDE = 512;
 
 type Props = {
   sessionId: string;
+  /** A channel's voting link instead of the poll's (docs/channels.md). */
+  channel?: Channel | undefined;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** The button that opened it, which gets the focus back on close (there is no Radix trigger to do it). */
@@ -14,8 +18,9 @@ type Props = {
 };
 
 /** The voting link's QR code with its text and a PNG download (loaded on demand, see QrCodeButton). */
-export default function QrCodeDialog({ sessionId, open, onOpenChange, returnFocusTo }: Props) {
-  const votingUrl = `${window.location.origin}/vote/${encodeURIComponent(sessionId)}`;
+export default function QrCodeDialog({ sessionId, channel, open, onOpenChange, returnFocusTo }: Props) {
+  const pollVotingUrl = `${window.location.origin}/vote/${encodeURIComponent(sessionId)}`;
+  const votingUrl = channel ? channelVotingUrl(pollVotingUrl, channel.id) : pollVotingUrl;
   const [png, setPng] = useState<{ url: string; dataUrl: string } | 'failed' | null>(null);
 
   useEffect(() => {
@@ -42,7 +47,7 @@ export default function QrCodeDialog({ sessionId, open, onOpenChange, returnFocu
         }}
       >
         <DialogHeader>
-          <DialogTitle>QR code for the voting link</DialogTitle>
+          <DialogTitle>{channel ? `QR code for ${channel.name}` : 'QR code for the voting link'}</DialogTitle>
           <DialogDescription>Scan it with a phone camera to open the voting page.</DialogDescription>
         </DialogHeader>
         <div className="mx-auto flex aspect-square w-full max-w-64 items-center justify-center rounded-lg border border-border bg-white">
@@ -65,7 +70,7 @@ export default function QrCodeDialog({ sessionId, open, onOpenChange, returnFocu
         <DialogFooter>
           {ready ? (
             <Button asChild>
-              <a href={ready} download={`logovote-poll-${sessionId}-qr.png`}>
+              <a href={ready} download={`logovote-poll-${sessionId}${channel ? `-${channel.id}` : ''}-qr.png`}>
                 Download PNG
               </a>
             </Button>

@@ -6,6 +6,7 @@ import { useEffect, useRef, type ComponentProps } from 'react';
 
 import { labelWithName, rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import type { Verdict } from '@logovote/contracts/verdict';
+import { ChannelResults } from './ChannelResults';
 import { ConfidenceVerdict, FavouriteChance, useVerdict, WinnerQualifier } from './ConfidenceVerdict';
 import { ExportCsvButton } from './ExportCsvButton';
 import { QrCodeButton } from './QrCodeButton';
@@ -145,6 +146,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
           />
         ))}
       </ul>
+      {session.channels?.length ? <ChannelResults session={session} ranked={ranked} /> : null}
       <ExportCsvButton sessionId={session.sessionId} />
 
       <Card data-testid="create-another" className="text-center">

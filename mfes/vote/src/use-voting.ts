@@ -8,11 +8,13 @@ import {
   inVoterOrder,
   isPollHidden,
   knownFingerprint,
+  VIA_PARAM,
   votingStateOf,
 } from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
+import { arrivalChannel } from './arrival-channel';
 import { votingClosedMessage } from './voting-closed';
 
 /** Spec section 8: the vote toast's text when the failure is not an answer of the vote call. */
@@ -87,6 +89,13 @@ export function useVoting(sessionId: string) {
     analytics.track('survey_page_viewed', { session_id: sessionId, logo_id: session.data?.logos[0]?.id });
   }, [session.isPending, fingerprint.isPending, session.data, sessionId]);
 
+  // The first arrival's link decides the voter's channel (docs/channels.md): remembered as soon as the poll is known.
+  const channels = session.data?.channels;
+  const [via] = useState(() => new URLSearchParams(location.search).get(VIA_PARAM));
+  useEffect(() => {
+    arrivalChannel(sessionId, channels, via);
+  }, [sessionId, channels, via]);
+
   /** Counts vote clicks, so a my-vote answer that a newer vote has overtaken is not followed. */
   const voteSequence = useRef(0);
   const refreshMyVote = async () => {
@@ -99,7 +108,13 @@ export function useVoting(sessionId: string) {
 
   const vote = useMutation({
     mutationFn: async ({ logoId }: { logoId: string; previous: string | null | undefined }) =>
-      api.submitVote(sessionId, logoId, fingerprint.data ?? (await getFingerprint()), () => setSolvingProof(true)),
+      api.submitVote(
+        sessionId,
+        logoId,
+        fingerprint.data ?? (await getFingerprint()),
+        () => setSolvingProof(true),
+        arrivalChannel(sessionId, channels, via),
+      ),
     onSuccess: (answer, { logoId }) => {
       const recorded = answer?.logoId ?? logoId;
       setLocalVote(recorded);

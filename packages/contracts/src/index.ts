@@ -17,5 +17,6 @@ export * from './reasons';
 export * from './ranking';
 export * from './closing';
 export * from './results-visibility';
+export * from './channels';
 export * from './reports';
 export * from './refusals';

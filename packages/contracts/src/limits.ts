@@ -21,3 +21,6 @@ export const MAX_REASON_LENGTH = 140;
 export const reasonLength = (text: string): number => [...text].length;
 /** Reasons per page of GET /api/sessions/{sessionId}/reasons. */
 export const REASONS_PAGE_SIZE = 10;
+/** Channels (docs/channels.md): the audiences a creator tells apart, each with its own voting link. */
+export const MAX_CHANNELS_PER_POLL = 8;
+export const MAX_CHANNEL_NAME_LENGTH = 40;

@@ -45,3 +45,17 @@ export const labelWithName = (label: string, name: string) => `${label} · ${nam
 
 /** 'N vote(s)': singular only for exactly 1. */
 export const votesText = (count: number) => `${count} ${count === 1 ? 'vote' : 'votes'}`;
+
+/** A logo's standing within one group of voters (a channel, docs/channels.md). */
+export type GroupStanding<T extends CountedLogo = Logo> = { logo: T; label: string; votes: number; percent: number };
+
+/**
+ * One group's votes ranked: most first, ties in the poll's ranking order. Each logo keeps its label from the
+ * poll's ranking (`ranked`), so 'Logo B' names the same logo in every group and in the total.
+ */
+export function rankGroup<T extends CountedLogo>(ranked: readonly RankedLogo<T>[], votesOf: (logo: T) => number): GroupStanding<T>[] {
+  const total = ranked.reduce((sum, { logo }) => sum + votesOf(logo), 0);
+  return ranked
+    .map(({ logo, label }) => ({ logo, label, votes: votesOf(logo), percent: total > 0 ? Math.round((votesOf(logo) / total) * 100) : 0 }))
+    .sort((a, b) => b.votes - a.votes);
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Channel, ChannelNames } from './channels';
 import { PaymentPlan, SessionId } from './common';
 import { MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGO_NAME_LENGTH, MAX_LOGOS_PER_POLL } from './limits';
 import { LogoOrder, VoterOrderSeed } from './logo-order';
@@ -48,6 +49,8 @@ export const CreateSessionFields = z.object({
   logoNames: z.array(LogoName).max(MAX_LOGOS_PER_POLL).optional(),
   /** Beyond the spec: who sees the results when (docs/results-visibility.md); without it, everyone at any time. */
   resultsVisibility: ResultsVisibility.optional(),
+  /** Beyond the spec: the repeated `channels` field, one name per channel (docs/channels.md). */
+  channels: ChannelNames.optional(),
 });
 export type CreateSessionFields = z.infer<typeof CreateSessionFields>;
 
@@ -62,6 +65,8 @@ export const SessionView = z.object({
   logoOrder: LogoOrder.optional(),
   /** Beyond the spec: the logo ids in the order of the voter named by the lookup's `voter` (shuffled polls only). */
   voterOrder: z.array(z.string()).optional(),
+  /** Beyond the spec: the poll's channels, each with its own voting link (docs/channels.md); absent when it has none. */
+  channels: z.array(Channel).optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;
 

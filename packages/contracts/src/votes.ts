@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChannelId } from './channels';
 import { SessionId } from './common';
 
 /** GET /api/sessions/{sessionId}/my-vote */
@@ -11,6 +12,11 @@ export const VoteRequest = z.object({
     .string({ error: (issue) => (issue.input === undefined ? 'logoId is required' : 'logoId must be a string') })
     .min(1, 'logoId is required')
     .max(64, 'This logo is not part of this voting session'),
+  /**
+   * Beyond the spec: the channel of the link the voter first arrived through (docs/channels.md). It counts
+   * with the voter's first vote only; later votes keep the first one's channel.
+   */
+  via: ChannelId.optional(),
 });
 export type VoteRequest = z.infer<typeof VoteRequest>;
 export const VoteResponse = z.object({ logoId: z.string() });

@@ -1,4 +1,4 @@
-import { labelWithName, rankLogos } from '../src/ranking';
+import { labelWithName, rankGroup, rankLogos } from '../src/ranking';
 
 const logo = (id: string, voteCount: number) => ({ id, voteCount });
 
@@ -42,5 +42,31 @@ describe('rankLogos: the results ranking', () => {
 describe('labelWithName', () => {
   it("puts the creator's name beside the spec's label", () => {
     expect(labelWithName('Logo A', 'Wordmark')).toBe('Logo A · Wordmark');
+  });
+});
+
+describe('rankGroup (a channel, docs/channels.md)', () => {
+  it('ranks one group by its own votes, ties in the poll order, each logo keeping its label from the poll', () => {
+    const logos = [
+      { id: 'w', voteCount: 5 },
+      { id: 'm', voteCount: 3 },
+      { id: 's', voteCount: 3 },
+    ];
+    const group = new Map([
+      ['w', 1],
+      ['m', 2],
+      ['s', 1],
+    ]);
+    const standings = rankGroup(rankLogos(logos, 11), (logo) => group.get(logo.id) ?? 0);
+    expect(standings.map(({ logo, label, votes, percent }) => [logo.id, label, votes, percent])).toEqual([
+      ['m', 'Logo B', 2, 50],
+      ['w', 'Logo A', 1, 25],
+      ['s', 'Logo C', 1, 25],
+    ]);
+  });
+
+  it('gives 0 percent to every logo of a group without votes', () => {
+    const standings = rankGroup(rankLogos([{ voteCount: 1 }, { voteCount: 0 }], 1), () => 0);
+    expect(standings.map((standing) => standing.percent)).toEqual([0, 0]);
   });
 });

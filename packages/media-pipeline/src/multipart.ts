@@ -32,8 +32,8 @@ export interface MultipartOptions {
   maxFileBytes: number;
   /** Text fields accepted once each; any other field is refused. */
   textFields: readonly string[];
-  /** Text fields that may be sent up to `maxFiles` times each, one value per file (such as a name per file). */
-  repeatedTextFields?: readonly string[];
+  /** Text fields that may be sent several times each, with how many times at most (such as a name per file). */
+  repeatedTextFields?: Readonly<Record<string, number>>;
   maxFieldBytes: number;
   tooManyFilesMessage: string;
   /** A body arriving slower than these is refused with a 408 and its connection closed. */
@@ -70,8 +70,8 @@ function discardRest(req: IncomingMessage): void {
 
 function receive(req: IncomingMessage, dir: string, options: MultipartOptions): Promise<ReceivedUpload> {
   return new Promise((resolve, reject) => {
-    const repeatedTextFields = options.repeatedTextFields ?? [];
-    const textFieldCount = options.textFields.length + repeatedTextFields.length * options.maxFiles;
+    const repeatedTextFields = options.repeatedTextFields ?? {};
+    const textFieldCount = options.textFields.length + Object.values(repeatedTextFields).reduce((sum, times) => sum + times, 0);
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -150,10 +150,11 @@ function receive(req: IncomingMessage, dir: string, options: MultipartOptions): 
     });
     parser.on('field', (name, value, info) => {
       if (settled) return;
-      if (repeatedTextFields.includes(name)) {
+      const maxRepeats = Object.hasOwn(repeatedTextFields, name) ? repeatedTextFields[name] : undefined;
+      if (maxRepeats !== undefined) {
         const values = (repeatedFields[name] ??= []);
         if (info.valueTruncated) fail(new HttpError(413, `"${name}" is too long`));
-        else if (values.length === options.maxFiles) fail(new HttpError(400, `"${name}" was sent more than ${options.maxFiles} times`));
+        else if (values.length === maxRepeats) fail(new HttpError(400, `"${name}" was sent more than ${maxRepeats} times`));
         else values.push(value);
       } else if (!options.textFields.includes(name)) fail(new HttpError(400, `Unexpected field "${name}"`));
       else if (info.valueTruncated) fail(new HttpError(413, `"${name}" is too long`));

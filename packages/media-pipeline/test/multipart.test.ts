@@ -20,7 +20,7 @@ function app() {
       maxFiles: 2,
       maxFileBytes: 2 * MB,
       textFields: ['note'],
-      repeatedTextFields: ['label'],
+      repeatedTextFields: { label: 2 },
       maxFieldBytes: 64,
       tooManyFilesMessage: 'At most 2 files',
       uploadRate: { minBytesPerSecond: 1024, graceSeconds: 10, maxSeconds: 60 },

@@ -6,6 +6,7 @@ export * from './poll';
 export * from './poll-status';
 export * from './vote';
 export * from './vote-ledger';
+export * from './channel-ledger';
 export * from './vote-reason';
 export * from './voter-cookie';
 export * from './poll-list';

@@ -16,6 +16,15 @@ const storedLogoSchema = new Schema(
   { _id: false },
 );
 
+/** A channel of a poll (docs/channels.md): its id names it in voting links and votes. */
+const channelSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    name: { type: String, required: true },
+  },
+  { _id: false },
+);
+
 /**
  * Where a poll is in its life. Without multi-document transactions, creation and deletion span the
  * database and the object store in several steps; the state makes an interrupted one visible, so the
@@ -46,6 +55,8 @@ const pollSchema = new Schema(
      * (docs/results-visibility.md); absent means everyone at any time.
      */
     resultsVisibility: { type: String, enum: ResultsVisibility.exclude(['everyone']).options },
+    /** Set at creation only: the audiences the creator tells apart (docs/channels.md); absent when none. */
+    channels: { type: [channelSchema], default: undefined },
     /**
      * SHA-256 (hex) of the creator token answered once at creation (./creator-token): who may close and
      * reopen voting. Every answer names its fields, so none carries it. (Not `select: false`: mongoose then

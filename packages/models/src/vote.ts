@@ -4,6 +4,7 @@ import { VoterCookieModel } from './voter-cookie';
 import { deleteReasons, hasReasons } from './vote-reason';
 import { deleteReports, hasReports } from './poll-report';
 import { voteLedger } from './vote-ledger';
+import { deleteChannelTallies, hasChannelTallies } from './channel-ledger';
 
 /**
  * A voter's seat in a poll: one row per voter, written once when the voter first votes, keyed by
@@ -27,6 +28,8 @@ const voterSeatSchema = new Schema(
     ipSlot: { type: Number, required: true, min: 0 },
     /** `<pollId>|<ipHash>`: an address's seats in a poll in one single-field lookup (seatsOfAddress). */
     pollAddress: { type: String, required: true },
+    /** The channel of the link the voter first came through (docs/channels.md); absent for the plain link. */
+    channel: { type: String },
   },
   { collection: 'voter_seats', versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
 );
@@ -47,13 +50,21 @@ export const VoterSeatModel = model('VoterSeat', voterSeatSchema);
 const pollAddress = (pollId: string, ipHash: string) => `${pollId}|${ipHash}`;
 
 /** A voter's seat row, as it is written once. */
-export const seatRow = (seat: { voteId: string; pollId: string; fingerprint: string; ipHash: string; ipSlot: number }) => ({
+export const seatRow = (seat: {
+  voteId: string;
+  pollId: string;
+  fingerprint: string;
+  ipHash: string;
+  ipSlot: number;
+  channel?: string | undefined;
+}) => ({
   _id: seat.voteId,
   pollId: seat.pollId,
   fingerprint: seat.fingerprint,
   ipHash: seat.ipHash,
   ipSlot: seat.ipSlot,
   pollAddress: pollAddress(seat.pollId, seat.ipHash),
+  ...(seat.channel ? { channel: seat.channel } : {}),
 });
 
 /** The seat numbers an address holds in a poll (one equality lookup; an address holds few). */
@@ -128,6 +139,7 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
     removed += (await VoterSeatModel.deleteMany({ pollId })).deletedCount;
     await VoterCookieModel.deleteMany({ pollId });
     await voteLedger.deleteTally(pollId);
+    await deleteChannelTallies(pollId);
     await deleteReasons(pollId);
     await deleteReports(pollId);
   }
@@ -140,6 +152,7 @@ export async function hasVoteData(pollId: string): Promise<boolean> {
     (await VoterSeatModel.exists({ pollId })) !== null ||
     (await VoterCookieModel.exists({ pollId })) !== null ||
     (await voteLedger.hasTally(pollId)) ||
+    (await hasChannelTallies(pollId)) ||
     (await hasReasons(pollId)) ||
     (await hasReports(pollId))
   );

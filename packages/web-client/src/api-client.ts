@@ -1,5 +1,6 @@
 import type {
   AdminPollList,
+  ChannelResults,
   CreatedSessionWithCreatorToken,
   DeletedPoll,
   LogoOrder,
@@ -32,6 +33,7 @@ import type {
 
 import {
   CREATOR_TOKEN_HEADER,
+  CHANNELS_FIELD,
   CSRF_HEADER,
   FINGERPRINT_HEADER,
   LOGOS_FIELD,
@@ -106,6 +108,8 @@ export type CreateSessionInput = {
   logoOrder?: LogoOrder;
   sharedNetwork?: boolean;
   resultsVisibility?: ResultsVisibility;
+  /** The channels' names (docs/channels.md), each its own voting link. */
+  channels?: readonly string[];
 };
 
 export const MESSAGES = {
@@ -218,6 +222,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const form = new FormData();
     for (const logo of input.logos) form.append(LOGOS_FIELD, logo, logo.name);
     for (const name of input.logoNames ?? []) form.append(LOGO_NAMES_FIELD, name);
+    for (const name of input.channels ?? []) form.append(CHANNELS_FIELD, name);
     const feedbackPrompt = input.feedbackPrompt?.trim();
     if (feedbackPrompt) form.append('feedbackPrompt', feedbackPrompt);
     // Sent only when asked for: a creation without it is the spec's (upload order).
@@ -334,11 +339,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
      * POST /api/sessions/{id}/vote after a token refresh; a non-OK answer throws 'Voting failed with
      * status: {status}'. A vote answered with a proof-of-work challenge (428: many voters from this
      * address) is sent again with the challenge solved, all within this one call; `onSolving` hears
-     * when a solve starts.
+     * when a solve starts. `via`: the channel this browser first arrived through (docs/channels.md).
      */
-    async submitVote(sessionId: string, logoId: string, fingerprint: string, onSolving?: () => void): Promise<VoteResponse> {
+    async submitVote(sessionId: string, logoId: string, fingerprint: string, onSolving?: () => void, via?: string): Promise<VoteResponse> {
       await refreshSession(sessionId);
-      const json: VoteRequest = { logoId };
+      const json: VoteRequest = via ? { logoId, via } : { logoId };
       const post = (proof?: string) =>
         request<VoteResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/vote`, {
           method: 'POST',
@@ -408,6 +413,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
         method: 'POST',
         headers: { [CREATOR_TOKEN_HEADER]: creatorToken },
       });
+    },
+
+    /** GET /api/sessions/{id}/channels (docs/channels.md): the votes per channel and of the plain link. */
+    getChannelResults(sessionId: string): Promise<ChannelResults> {
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/channels`);
     },
 
     /** Where the results export is downloaded (GET /api/sessions/{id}/results.csv, docs/export.md). */

@@ -44,6 +44,7 @@ export {
   type CreatorTokenStorage,
 } from './closing';
 export { resultsVisibilityOf, type ResultsViewer } from './results-visibility';
+export { channelVotingUrl } from './channels';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver

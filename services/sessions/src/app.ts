@@ -6,6 +6,7 @@ import { LiveCountsHub } from './live/live-counts';
 import { UploadRefusalRecorder } from './polls/upload-refusals';
 import { adminRouter } from './routes/admin';
 import { adminLoginRouter } from './routes/admin-login';
+import { channelsRouter } from './routes/channels';
 import { closingRouter } from './routes/closing';
 import { exportRouter } from './routes/export';
 import { linkPreviewRouter } from './routes/link-preview';
@@ -56,6 +57,7 @@ export function buildApp(deps: SessionsDeps): Koa {
       adminLoginRouter(deps.csrfSecret),
       refusalsRouter(),
       exportRouter(deps.logger, deps),
+      channelsRouter(deps),
       linkPreviewRouter({ ...deps, svg: deps.svg ?? DEFAULT_SVG_SETTINGS }),
     ],
     readiness: [mongoReadiness, objectStoreReadiness(deps.store)],

@@ -16,6 +16,8 @@ export interface Ballot {
   fingerprint: string;
   logoId: string;
   ipHash: string;
+  /** The channel the voter came through (docs/channels.md): kept on its seat, so it counts with the first vote only. */
+  channel?: string | undefined;
 }
 
 /**
@@ -44,10 +46,14 @@ function seatsOfLevel(policy: SeatPolicy, level: number): { first: number; end: 
   return { first: Math.min(first, end), end };
 }
 
-/** The ledger revision a ballot wrote, and the logo it changed the vote from. */
+/**
+ * The ledger revision a ballot wrote, and the logo it changed the vote from; `seatChannel` when this
+ * ballot took the voter's seat: the channel it took it with (null: none).
+ */
 export interface WrittenRevision {
   rev: number;
   from: string | null;
+  seatChannel?: string | null;
 }
 
 /**
@@ -74,15 +80,15 @@ const randomOf = (values: number[]) => values[Math.floor(Math.random() * values.
  * requests race: the unique {pollId, ipHash, ipSlot} index refuses a seat taken twice. It tries a random
  * seat of its level first (the seats below are usually taken, and voters of one level spread over its
  * seats, so this usually takes one insert and no read); after a refusal it reads which seats are free.
- * Resolves 'seated' when the voter holds a seat (this request or another of the same voter took it),
- * 'full' when no seat is free.
+ * Resolves 'taken' when this request took it, 'seated' when another request of the same voter did, 'full'
+ * when no seat is free.
  */
-async function takeSeat(ballot: Ballot, seats: { first: number; end: number }): Promise<'seated' | 'full'> {
+async function takeSeat(ballot: Ballot, seats: { first: number; end: number }): Promise<'taken' | 'seated' | 'full'> {
   const { voteId: id } = ballot;
   if (seats.end === 0) return 'full';
   let ipSlot = Math.min(seats.first + Math.floor(Math.random() * (seats.end - seats.first)), seats.end - 1);
   for (let attempt = 0; attempt <= seats.end; attempt++) {
-    if (await claimOnce(VoterSeatModel, seatRow({ ...ballot, ipSlot }))) return 'seated';
+    if (await claimOnce(VoterSeatModel, seatRow({ ...ballot, ipSlot }))) return 'taken';
     // Another request of the same voter seated it meanwhile, or a stopped one did before.
     if (await VoterSeatModel.exists({ _id: id })) return 'seated';
     const freeSeat = randomOf(await freeSeats(ballot, seats.end));
@@ -118,11 +124,15 @@ const MAX_ROUNDS = 5;
  */
 export async function castVote(ballot: Ballot, policy: SeatPolicy, provenLevel = 0, known?: CurrentVote): Promise<CastResult> {
   const id = ballot.voteId;
+  let seatChannel: { seatChannel?: string | null } = {};
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const current = round === 0 && known ? known : await currentVote(id);
     if (current.logoId === ballot.logoId) return { outcome: 'recorded' };
-    if (!current.seated && (await takeSeat(ballot, seatsOfLevel(policy, provenLevel))) === 'full')
-      return refusal(ballot, policy, provenLevel);
+    if (!current.seated) {
+      const seat = await takeSeat(ballot, seatsOfLevel(policy, provenLevel));
+      if (seat === 'full') return refusal(ballot, policy, provenLevel);
+      if (seat === 'taken') seatChannel = { seatChannel: ballot.channel ?? null };
+    }
     const rev = current.rev + 1;
     // A reason explains the choice it was given for (docs/reasons.md): it goes when the vote changes.
     // Dropped before the change, so a request stopped after it leaves no stale reason, and again after
@@ -130,7 +140,7 @@ export async function castVote(ballot: Ballot, policy: SeatPolicy, provenLevel =
     if (current.logoId !== null) await dropReasons(id, current.rev);
     const written = await voteLedger.append({ tally: ballot.pollId, member: id, rev, from: current.logoId, to: ballot.logoId });
     if (current.logoId !== null) await dropReasons(id, current.rev);
-    if (written) return { outcome: 'recorded', written: { rev, from: current.logoId } };
+    if (written) return { outcome: 'recorded', written: { rev, from: current.logoId, ...seatChannel } };
     const winner = (await voteLedger.revisions(id)).find((revision) => revision.rev === rev);
     if (winner?.to) return { outcome: 'recorded' };
     // the other request's vote was withdrawn: this one goes on from there

@@ -1,4 +1,4 @@
-import { purgeVotesOfDeletedPolls, voteSignalSweeper, voteLedger } from '@logovote/models';
+import { channelLedger, purgeVotesOfDeletedPolls, voteSignalSweeper, voteLedger } from '@logovote/models';
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -22,6 +22,7 @@ bootService({
   async start(config, logger) {
     await connectMongo(config.MONGODB_URI, logger);
     const folder = runInBackground('fold vote tallies', () => voteLedger.foldDue(), FOLD_INTERVAL_MS, logger);
+    const channelFolder = runInBackground('fold channel tallies', () => channelLedger.foldDue(), FOLD_INTERVAL_MS, logger);
     const purger = runInBackground('remove the votes of deleted polls', () => purgeVotesOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const forgetter = runInBackground('forget expired proofs of work', () => forgetExpiredProofs(), FORGET_PROOFS_INTERVAL_MS, logger);
     const sweepSignals = voteSignalSweeper();
@@ -29,7 +30,7 @@ bootService({
     return {
       app: buildApp({ logger, config }),
       async onShutdown() {
-        await Promise.all([folder.stop(), purger.stop(), forgetter.stop(), signalSweeper.stop()]);
+        await Promise.all([folder.stop(), channelFolder.stop(), purger.stop(), forgetter.stop(), signalSweeper.stop()]);
         await disconnectMongo();
       },
     };

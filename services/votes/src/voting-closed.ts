@@ -1,5 +1,5 @@
 import { POLL_HIDDEN, VOTING_CLOSED } from '@logovote/contracts';
-import { readPollStatus, voteLedger } from '@logovote/models';
+import { channelLedger, readPollStatus, voteLedger } from '@logovote/models';
 import { HttpError } from '@logovote/service-kit';
 import type { WrittenRevision } from './cast-vote';
 
@@ -34,9 +34,15 @@ export async function withdrawVoteIfClosedMeanwhile(
   voteId: string,
   logoId: string,
   written: WrittenRevision | undefined,
+  /** The channel tally the vote was mirrored into (docs/channels.md): the withdrawal is mirrored there too. */
+  channelTally?: string,
 ): Promise<void> {
   const refusal = await votingRefusal(pollId);
   if (!refusal) return;
-  if (written) await voteLedger.append({ tally: pollId, member: voteId, rev: written.rev + 1, from: logoId, to: written.from });
+  if (written) {
+    const withdrawal = { member: voteId, rev: written.rev + 1, from: logoId, to: written.from };
+    if ((await voteLedger.append({ tally: pollId, ...withdrawal })) && channelTally)
+      await channelLedger.append({ tally: channelTally, ...withdrawal });
+  }
   throw refusal;
 }

@@ -346,7 +346,7 @@ describe('votes on a closed poll', () => {
     // A first vote and a changed vote, each written while the poll was open...
     const first = `${sessionId}:first`;
     const firstCast = await castVote(ballot(first, a), seats);
-    expect(firstCast).toEqual({ outcome: 'recorded', written: { rev: 1, from: null } });
+    expect(firstCast).toEqual({ outcome: 'recorded', written: { rev: 1, from: null, seatChannel: null } });
     const changed = `${sessionId}:changed`;
     await castVote(ballot(changed, a), seats);
     const change = await castVote(ballot(changed, b), seats);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { defaultLogoName, type LogoOrder, type ResultsVisibility } from '@logovote/contracts';
+import { defaultLogoName, type Channel, type LogoOrder, type ResultsVisibility } from '@logovote/contracts';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
 import { PollModel, claimRateTicket, deleteLogoFiles, listPoll, recordLogoFiles, unlistPoll, type StoredLogo } from '@logovote/models';
 import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
@@ -20,10 +20,14 @@ export interface PollChoices {
   sharedNetwork?: boolean | undefined;
   /** Who sees the results when (docs/results-visibility.md). */
   resultsVisibility?: ResultsVisibility | undefined;
+  /** The channels' names (docs/channels.md), validated. */
+  channels?: string[] | undefined;
 }
 
-export interface NewPoll extends Omit<PollChoices, 'resultsVisibility'> {
+export interface NewPoll extends Omit<PollChoices, 'resultsVisibility' | 'channels'> {
   pollId: string;
+  /** Absent when the creator named none. */
+  channels: Channel[] | undefined;
   /** The rule as stored: absent for 'everyone'. */
   resultsVisibility: Exclude<ResultsVisibility, 'everyone'> | undefined;
   logos: StoredLogo[];
@@ -64,6 +68,8 @@ const newPollId = () => randomBytes(12).toString('base64url');
 /** 16 random bytes: the 22 base64url characters of LogoFilename; unguessable, so images cannot be enumerated. */
 const newObjectName = (extension: string) => `${randomBytes(16).toString('base64url')}.${extension}`;
 const newLogoId = () => randomBytes(9).toString('base64url');
+/** 6 random bytes: 8 base64url characters, short in a voting link (ChannelId). */
+const newChannelId = () => randomBytes(6).toString('base64url');
 
 /**
  * Stores checked logos and records the poll. Without transactions the steps are ordered so that no
@@ -86,6 +92,7 @@ export async function createPoll(
   // Only the exception is stored, as with the order.
   const sharedNetwork = choices.sharedNetwork === true ? true : undefined;
   const resultsVisibility = choices.resultsVisibility === 'everyone' ? undefined : choices.resultsVisibility;
+  const channels = choices.channels?.length ? choices.channels.map((name) => ({ id: newChannelId(), name })) : undefined;
   const pollId = newPollId();
   const uploads = logos.map(({ file, image, name }) => ({
     path: file.path,
@@ -110,6 +117,7 @@ export async function createPoll(
       logoOrder,
       sharedNetwork,
       resultsVisibility,
+      channels,
       logos: stored,
       creatorTokenHash,
     });
@@ -138,5 +146,5 @@ export async function createPoll(
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     throw new HttpError(503, STORAGE_FAILED);
   }
-  return { pollId, feedbackPrompt, logoOrder, resultsVisibility, logos: stored };
+  return { pollId, feedbackPrompt, logoOrder, resultsVisibility, channels, logos: stored };
 }

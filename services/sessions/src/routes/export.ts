@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify';
-import { RESULTS_WITHHELD, rankLogos, resultsCsvFileName } from '@logovote/contracts';
+import { RESULTS_WITHHELD, rankGroup, rankLogos, resultsCsvFileName } from '@logovote/contracts';
 import { RESULTS_RULE_FIELDS, allReasons, resultsWithheldFrom, voteLedger } from '@logovote/models';
 import { HttpError, resultsViewerClues, type Logger } from '@logovote/service-kit';
+import { channelResults } from '../polls/channel-counts';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 import { shownPollOr4xx } from './requested-poll';
 
@@ -12,7 +13,16 @@ import { shownPollOr4xx } from './requested-poll';
  * The logo's name comes last on every row, so readers of the earlier columns by position find them unmoved.
  */
 const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name'];
-type Row = [string, string, number | '', number | '', string, string, string];
+/**
+ * A poll with channels (docs/channels.md) has one more column, last: empty on the rows above (all voters),
+ * the channel's name on its rows, which follow them: one per logo and channel, then the plain link's.
+ */
+const CHANNEL_COLUMN = 'Channel';
+/** The group of the voters who came through the plain link, as the results page names it. */
+const DIRECT_GROUP = 'Other / direct link';
+type Row =
+  | [string, string, number | '', number | '', string, string, string]
+  | [string, string, number | '', number | '', string, string, string, string];
 
 /**
  * A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such text
@@ -33,26 +43,62 @@ export function exportRouter(logger: Logger, secrets: { csrfSecret: string; ipHa
 
   router.get('/api/sessions/:sessionId/results.csv', async (ctx) => {
     // A hidden poll's export is refused like its other public reads (403, docs/moderation.md).
-    const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos', ...RESULTS_RULE_FIELDS]);
+    const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos', 'channels', ...RESULTS_RULE_FIELDS]);
     // Counts and reasons withheld from this viewer are refused like the rest (docs/results-visibility.md).
     const withheld = await resultsWithheldFrom(poll, viewerOf(ctx, poll._id));
     if (withheld) throw new HttpError(403, RESULTS_WITHHELD[withheld]);
-    const logos = logosWithCounts(poll.logos, await voteLedger.readCounts(poll._id));
+    const counts = await voteLedger.readCounts(poll._id);
+    const logos = logosWithCounts(poll.logos, counts);
     const ranked = rankLogos(logos, totalVotes(logos));
+    const byChannel = poll.channels?.length ? await channelResults(poll, counts) : undefined;
+    const channelCell: [] | [string] = byChannel ? [''] : [];
 
     async function* rows(): AsyncGenerator<Row> {
       for (const { logo, label, percent } of ranked) {
-        yield [label, neutralizeFormula(logo.originalName), logo.voteCount, percent, '', '', neutralizeFormula(logo.name)];
+        yield [label, neutralizeFormula(logo.originalName), logo.voteCount, percent, '', '', neutralizeFormula(logo.name), ...channelCell];
       }
       for (const { logo, label } of ranked) {
         for await (const reason of allReasons(poll._id, logo.id)) {
           const text = neutralizeFormula(reason.text);
-          yield [label, neutralizeFormula(logo.originalName), '', '', text, reason.at.toISOString(), neutralizeFormula(logo.name)];
+          yield [
+            label,
+            neutralizeFormula(logo.originalName),
+            '',
+            '',
+            text,
+            reason.at.toISOString(),
+            neutralizeFormula(logo.name),
+            ...channelCell,
+          ];
+        }
+      }
+      if (!byChannel) return;
+      const groups = [...byChannel.channels, { name: DIRECT_GROUP, ...byChannel.direct }];
+      for (const group of groups) {
+        const votes = new Map(group.logos.map((logo) => [logo.logoId, logo.votes]));
+        for (const standing of rankGroup(ranked, (logo) => votes.get(logo.id) ?? 0)) {
+          const { logo } = standing;
+          const name = neutralizeFormula(group.name);
+          yield [
+            standing.label,
+            neutralizeFormula(logo.originalName),
+            standing.votes,
+            standing.percent,
+            '',
+            '',
+            neutralizeFormula(logo.name),
+            name,
+          ];
         }
       }
     }
     // The byte order mark makes spreadsheet programs read the file as UTF-8.
-    const csv = stringify({ bom: true, header: true, columns: COLUMNS, record_delimiter: 'windows' });
+    const csv = stringify({
+      bom: true,
+      header: true,
+      columns: byChannel ? [...COLUMNS, CHANNEL_COLUMN] : COLUMNS,
+      record_delimiter: 'windows',
+    });
     const source = Readable.from(rows());
     // Once the first bytes are sent a failure can no longer be a JSON answer: the download is cut short.
     source.on('error', (error) => {

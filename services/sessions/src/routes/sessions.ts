@@ -1,10 +1,12 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import {
+  CHANNELS_FIELD,
   CreateSessionFields,
   LOGOS_FIELD,
   LOGO_NAMES_FIELD,
   MAX_FEEDBACK_PROMPT_LENGTH,
+  MAX_CHANNELS_PER_POLL,
   MAX_LOGO_BYTES,
   MAX_LOGOS_PER_POLL,
   SessionLookupQuery,
@@ -104,7 +106,8 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       maxFiles: MAX_LOGOS_PER_POLL,
       maxFileBytes: MAX_LOGO_BYTES,
       textFields: ['feedbackPrompt', 'logoOrder', 'sharedNetwork', 'resultsVisibility'],
-      repeatedTextFields: [LOGO_NAMES_FIELD],
+      // One more channel than allowed is received, so too many is refused with the schema's message.
+      repeatedTextFields: { [LOGO_NAMES_FIELD]: MAX_LOGOS_PER_POLL, [CHANNELS_FIELD]: MAX_CHANNELS_PER_POLL + 1 },
       // Bytes, not characters: room for the longest prompt in any script; the schema counts characters.
       maxFieldBytes: MAX_FEEDBACK_PROMPT_LENGTH * 4,
       tooManyFilesMessage: TOO_MANY_LOGOS,
@@ -112,7 +115,11 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
     }),
     async (ctx) => {
       const { files, fields, repeatedFields } = receivedUpload(ctx);
-      const choices = parseInput(CreateSessionFields, { ...fields, logoNames: repeatedFields[LOGO_NAMES_FIELD] });
+      const choices = parseInput(CreateSessionFields, {
+        ...fields,
+        logoNames: repeatedFields[LOGO_NAMES_FIELD],
+        channels: repeatedFields[CHANNELS_FIELD],
+      });
       if (files.length === 0) throw new HttpError(400, NO_LOGOS);
       const { logoNames } = choices;
       if (logoNames && logoNames.length !== files.length) throw new HttpError(400, logoNamesCountMismatch(files.length, logoNames.length));
@@ -138,6 +145,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
           logoOrder: choices.logoOrder,
           sharedNetwork: choices.sharedNetwork,
           resultsVisibility: choices.resultsVisibility,
+          channels: choices.channels,
         },
         hashCreatorToken(creatorToken),
       );
@@ -152,6 +160,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         totalVotes: 0,
         ...(poll.logoOrder ? { logoOrder: poll.logoOrder } : {}),
         ...(poll.resultsVisibility ? { resultsVisibility: poll.resultsVisibility } : {}),
+        ...(poll.channels ? { channels: poll.channels } : {}),
         // Answered here only: the poll keeps its hash (docs/closing.md).
         creatorToken,
       };
@@ -188,6 +197,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
           totalVotes: totalVotes(logos),
           csrfToken,
           ...(shuffled ? { logoOrder: 'shuffled' as const } : {}),
+          ...(poll.channels?.length ? { channels: poll.channels.map(({ id, name }) => ({ id, name })) } : {}),
           // The gateway asks for the order of the browser it writes the page for, to show its first logo.
           ...(shuffled && voter
             ? {

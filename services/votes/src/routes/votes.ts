@@ -11,6 +11,7 @@ import {
 import { bindVoterCookie, currentVote, findActivePoll, voteChangeSignaller } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
+import { mirrorIntoChannel } from '../channel-vote';
 import { requireFingerprint } from '../fingerprint';
 import { PROOF_LEVEL_FULL, PROOF_REQUIRED, attemptsAt, type ProofCost, type ProofOfWork } from '../proof-of-work';
 import { requestVoter } from '../voter';
@@ -36,10 +37,11 @@ export interface VotesRouteOptions {
   logger: Logger;
 }
 
+export const UNKNOWN_CHANNEL = 'This channel is not part of this voting session';
 export const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
 /** The poll, if it may be voted on, with what voting needs of it; else the spec's 404. */
 export async function findPoll(sessionId: string | undefined) {
-  const poll = await findActivePoll(sessionId, ['logos', 'sharedNetwork']);
+  const poll = await findActivePoll(sessionId, ['logos', 'sharedNetwork', 'channels']);
   if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
   return poll;
 }
@@ -63,9 +65,11 @@ export function votesRouter(options: VotesRouteOptions): Router {
 
   router.post('/vote', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
-    const { logoId } = parseJsonBody(ctx, VoteRequest);
+    const { logoId, via } = parseJsonBody(ctx, VoteRequest);
     const poll = await findPoll(ctx.params.sessionId);
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
+    const channels = poll.channels ?? [];
+    if (via !== undefined && !channels.some((channel) => channel.id === via)) throw new HttpError(400, UNKNOWN_CHANNEL);
     const voter = await voterOf(ctx, poll._id, fingerprint);
     // The first look at the poll's status and the voter's vote, together.
     const [, current] = await Promise.all([refuseVoteIfClosed(poll._id), currentVote(voter.voteId)]);
@@ -73,7 +77,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
     const proof = ctx.get(VOTE_PROOF_HEADER);
     const provenLevel = proof ? await options.proofOfWork.spend(proof, poll._id) : 0;
     const cast = await castVote(
-      { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash },
+      { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash, channel: via },
       policy.seats,
       provenLevel,
       current,
@@ -97,8 +101,11 @@ export function votesRouter(options: VotesRouteOptions): Router {
       ctx.body = body;
       return;
     }
+    // A poll without channels spends nothing here (docs/channels.md).
+    const channelTally =
+      channels.length > 0 && cast.written ? await mirrorIntoChannel(poll._id, voter.voteId, logoId, cast.written) : undefined;
     await Promise.all([
-      withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, cast.written),
+      withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, cast.written, channelTally),
       // From now on this browser finds its vote from any address (this voter's, whether or not the poll still takes votes).
       voter.bound ? undefined : bindVoterCookie(poll._id, voter.cookieHash, voter.voteId),
     ]);
