@@ -1,17 +1,7 @@
-import { Button, CopyIcon, Input, Label, toast, Tooltip, TooltipContent, TooltipTrigger } from '@logovote/ui';
+import { Button, CopyIcon, copyLink, Input, Label, Tooltip, TooltipContent, TooltipTrigger } from '@logovote/ui';
 import type { Channel } from '@logovote/contracts';
 import { channelVotingUrl } from '@logovote/web-client';
 import { useId } from 'react';
-
-/** Copies a link of the poll, with the toast the results page's 'Share' uses. */
-export async function copyLink(label: string, url: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(url);
-    toast({ title: 'Link copied!', description: `${label} has been copied to clipboard.` });
-  } catch {
-    toast({ title: 'Error', description: 'Could not copy to the clipboard. Select the link and copy it.', variant: 'destructive' });
-  }
-}
 
 /** A link of the poll as selectable text, with a copy button. */
 export function CopyableLink({ label, url }: { label: string; url: string }) {

@@ -1,10 +1,9 @@
 import type { SessionView } from '@logovote/contracts';
-import { Badge, Button, Card, CopyIcon, Link, LockIcon, SpinnerIcon, toast, XIcon } from '@logovote/ui';
+import { Badge, Button, Card, CopyIcon, copyLink, Link, LockIcon, SpinnerIcon, toast, XIcon } from '@logovote/ui';
 import { api, changeVotingState, HttpError, storedCreatorToken, votingStateOf } from '@logovote/web-client';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 
-import { copyLink } from './PollLinks';
 import { forgetPoll, rememberedPollsSnapshot, subscribeToRememberedPolls, type RememberedPoll } from './remembered-polls';
 
 const THUMBNAILS_SHOWN = 4;

@@ -1,7 +1,7 @@
 import type { ChannelCounts, ChannelResults as ChannelResultsView, SessionView } from '@logovote/contracts';
 import { rankGroup, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import { judgePoll, verdictSentence } from '@logovote/contracts/verdict';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, CopyIcon, toast } from '@logovote/ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, CopyIcon, copyLink } from '@logovote/ui';
 import { api, channelVotingUrl, storedCreatorToken } from '@logovote/web-client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -10,19 +10,6 @@ import { QrCodeButton } from './QrCodeButton';
 
 /** The group of the voters who came through the plain link (docs/channels.md), as the CSV names it too. */
 const DIRECT_GROUP = 'Other / direct link';
-
-async function copyChannelLink(name: string, url: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(url);
-    toast({ title: 'Link copied!', description: `The voting link for ${name} has been copied to clipboard.` });
-  } catch {
-    toast({
-      title: 'Error',
-      description: `Could not copy to the clipboard. The voting link for ${name} is ${url}`,
-      variant: 'destructive',
-    });
-  }
-}
 
 type GroupProps = { name: string; counts: ChannelCounts; ranked: readonly RankedLogo[]; link?: { sessionId: string; id: string } };
 
@@ -63,7 +50,7 @@ function ChannelGroup({ name, counts, ranked, link }: GroupProps) {
       </ol>
       {link && url && (
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" onClick={() => void copyChannelLink(name, url)}>
+          <Button variant="outline" size="sm" onClick={() => void copyLink(`The voting link for ${name}`, url)}>
             <CopyIcon />
             Copy link
           </Button>
