@@ -1,5 +1,5 @@
 import type { ChannelCounts, ChannelResults as ChannelResultsView, SessionView } from '@logovote/contracts';
-import { rankGroup, votesText, type RankedLogo } from '@logovote/contracts/ranking';
+import { DIRECT_LINK_GROUP, rankGroup, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import { judgePoll, verdictSentence } from '@logovote/contracts/verdict';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, CopyIcon, copyLink } from '@logovote/ui';
 import { api, channelVotingUrl, storedCreatorToken } from '@logovote/web-client';
@@ -7,9 +7,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 
 import { QrCodeButton } from './QrCodeButton';
-
-/** The group of the voters who came through the plain link (docs/channels.md), as the CSV names it too. */
-const DIRECT_GROUP = 'Other / direct link';
 
 type GroupProps = { name: string; counts: ChannelCounts; ranked: readonly RankedLogo[]; link?: { sessionId: string; id: string } };
 
@@ -95,7 +92,7 @@ export function ChannelResults({ session, ranked }: { session: SessionView; rank
               link={creator ? { sessionId: session.sessionId, id: channel.id } : undefined}
             />
           ))}
-          {direct.totalVotes > 0 && <ChannelGroup name={DIRECT_GROUP} counts={direct} ranked={ranked} />}
+          {direct.totalVotes > 0 && <ChannelGroup name={DIRECT_LINK_GROUP} counts={direct} ranked={ranked} />}
         </ul>
       </CardContent>
     </Card>

@@ -46,6 +46,9 @@ export const labelWithName = (label: string, name: string) => `${label} · ${nam
 /** 'N vote(s)': singular only for exactly 1. */
 export const votesText = (count: number) => `${count} ${count === 1 ? 'vote' : 'votes'}`;
 
+/** The group of the voters who came through a poll's plain link, beside its channels (docs/channels.md). */
+export const DIRECT_LINK_GROUP = 'Other / direct link';
+
 /** A logo's standing within one group of voters (a channel, docs/channels.md). */
 export type GroupStanding<T extends CountedLogo = Logo> = { logo: T; label: string; votes: number; percent: number };
 

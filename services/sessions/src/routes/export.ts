@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify';
-import { RESULTS_WITHHELD, rankGroup, rankLogos, resultsCsvFileName } from '@logovote/contracts';
+import { DIRECT_LINK_GROUP, RESULTS_WITHHELD, rankGroup, rankLogos, resultsCsvFileName } from '@logovote/contracts';
 import { RESULTS_RULE_FIELDS, allReasons, resultsWithheldFrom, voteLedger } from '@logovote/models';
 import { HttpError, resultsViewerClues, type Logger } from '@logovote/service-kit';
 import { channelResults } from '../polls/channel-counts';
@@ -18,8 +18,6 @@ const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes'
  * the channel's name on its rows, which follow them: one per logo and channel, then the plain link's.
  */
 const CHANNEL_COLUMN = 'Channel';
-/** The group of the voters who came through the plain link, as the results page names it. */
-const DIRECT_GROUP = 'Other / direct link';
 type Row =
   | [string, string, number | '', number | '', string, string, string]
   | [string, string, number | '', number | '', string, string, string, string];
@@ -73,7 +71,7 @@ export function exportRouter(logger: Logger, secrets: { csrfSecret: string; ipHa
         }
       }
       if (!byChannel) return;
-      const groups = [...byChannel.channels, { name: DIRECT_GROUP, ...byChannel.direct }];
+      const groups = [...byChannel.channels, { name: DIRECT_LINK_GROUP, ...byChannel.direct }];
       for (const group of groups) {
         const votes = new Map(group.logos.map((logo) => [logo.logoId, logo.votes]));
         for (const standing of rankGroup(ranked, (logo) => votes.get(logo.id) ?? 0)) {
