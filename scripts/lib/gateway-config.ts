@@ -27,6 +27,7 @@ export const GATEWAY_LIMIT_DEFAULTS = {
   ADMIN_LOGIN_FREE_FAILURES: '10',
   ADMIN_LOGIN_BACKOFF_SECONDS: '1',
   ADMIN_LOGIN_BACKOFF_MAX_SECONDS: '3600',
+  PAGE_PART_TIMEOUT: '500ms',
 } as const;
 
 /** The gateway's limits from an environment: each variable it sets, else its default. */

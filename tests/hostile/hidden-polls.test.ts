@@ -121,7 +121,7 @@ async function publicReads(poll: CreatedSession) {
     get(`/api/sessions/${poll.sessionId}/results.csv`),
     get(`/api/sessions/${poll.sessionId}/preview.png`),
   ]);
-  // After the others: the gateway gives the page's poll subrequest 500 ms.
+  // After the others: the gateway waits only briefly for the page's poll subrequest (PAGE_PART_TIMEOUT).
   const votePage = await pollPage(`/vote/${poll.sessionId}`);
   const resultsPage = await pollPage(`/results/${poll.sessionId}`);
   const live = await openLive(poll.sessionId);

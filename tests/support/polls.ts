@@ -108,11 +108,6 @@ export async function voteThroughApi(sessionId: string, logoId: string, fingerpr
 }
 
 /**
- * Opens a poll's screen (`/vote/...` or `/results/...`) and waits until its remote has rendered one of
- * its states. If the remote is momentarily down (another test file stops it to test the fallback), the
- * shell's 'Try again' is used until it is back.
- */
-/**
  * The page as the gateway sends it when the sessions service did not answer its embedding subrequest
  * in time: without the poll in its HTML, so the browser reads the poll itself (and a test can hold or
  * fail that read).
@@ -125,6 +120,11 @@ export async function withoutEmbeddedPoll(page: Page, path: string): Promise<voi
   });
 }
 
+/**
+ * Opens a poll's screen (`/vote/...` or `/results/...`) and waits until its remote has rendered one of
+ * its states. If the remote is momentarily down (another test file stops it to test the fallback), the
+ * shell's 'Try again' is used until it is back.
+ */
 export async function visitPollScreen(page: Page, path: string, remote: 'vote' | 'results'): Promise<Page> {
   await page.goto(`${testStack().gatewayUrl}${path}`);
   const ready = `[data-remote="${remote}"]`;
