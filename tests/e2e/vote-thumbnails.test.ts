@@ -152,6 +152,21 @@ describe('every option seen: position, thumbnails and what is not seen yet', () 
     await openVoting(session, page);
     await expect(page.getByTestId('swipe-hint').count()).resolves.toBe(0);
   });
+
+  it('fits Previous, the 44 px dots and Next into a phone-wide window with a mouse', async () => {
+    const session = await createPoll({ logoNames: LOGO_NAMES });
+    const page = await browser.newPage('phone', { bypassCSP: true });
+    await openVoting(session, page);
+    await expect(page.getByRole('button', { name: 'Previous', exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Next', exact: true }).isVisible()).resolves.toBe(true);
+    for (const target of await sizes(page.getByRole('button', { name: /^(Previous|Next|Show logo \d of 4)$/ }))) {
+      expect(target.width).toBeGreaterThanOrEqual(44);
+      expect(target.height).toBeGreaterThanOrEqual(44);
+    }
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page);
+    await shoot(page, 'vote-thumbnails-narrow-mouse');
+  });
 });
 
 describe('the small things on the voting page', () => {

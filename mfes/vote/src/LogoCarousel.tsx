@@ -88,9 +88,10 @@ export function LogoCarousel({ logos, index, votedLogoId, showSwipeHint, onPrevi
 
       {count > 1 && (
         <div className="flex w-full max-w-md items-center gap-2">
-          <Button variant="outline" onClick={onPrevious} className="hidden h-11 pointer-fine:inline-flex">
+          {/* A narrow window with a mouse: the arrows alone, so the 44 px dots still fit beside them. */}
+          <Button variant="outline" onClick={onPrevious} className="hidden h-11 min-w-11 max-sm:px-3 pointer-fine:inline-flex">
             <ArrowLeftIcon />
-            Previous
+            <span className="max-sm:sr-only">Previous</span>
           </Button>
           <div className="flex flex-1 justify-center" data-testid="position-dots">
             {logos.map((item, i) => (
@@ -112,8 +113,8 @@ export function LogoCarousel({ logos, index, votedLogoId, showSwipeHint, onPrevi
               </button>
             ))}
           </div>
-          <Button variant="outline" onClick={onNext} className="hidden h-11 pointer-fine:inline-flex">
-            Next
+          <Button variant="outline" onClick={onNext} className="hidden h-11 min-w-11 max-sm:px-3 pointer-fine:inline-flex">
+            <span className="max-sm:sr-only">Next</span>
             <ArrowLeftIcon className="rotate-180" />
           </Button>
         </div>
