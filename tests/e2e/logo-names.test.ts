@@ -94,7 +94,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('named logos on a %s', (viewpo
     await visitPollScreen(voter, `/vote/${session.sessionId}`, 'vote');
     await voter.waitForSelector('[data-remote="vote"][data-phase="voting"]', { timeout: 15_000 });
     await showLogo(voter, triangle, 3);
-    await expect(voter.getByTestId('current-logo').getByRole('img').getAttribute('alt')).resolves.toMatch(/^Logo \d of 3: logo-triangle$/);
+    await expect(voter.getByTestId('current-logo').getByRole('img').getAttribute('alt')).resolves.toBe('logo-triangle');
     await voter.getByTestId('vote-button').click();
     await voter.getByRole('button', { name: 'Voted!' }).waitFor({ timeout: 15_000 });
     await voter.getByRole('button', { name: 'Done' }).click();

@@ -2,33 +2,44 @@ import type { Logo } from '@logovote/contracts';
 import { ArrowLeftIcon, Button, CheckIcon, cn } from '@logovote/ui';
 
 import { LOGO_BOX_PX, logoUrl } from './logos';
+import { ThumbnailRow } from './ThumbnailRow';
 import { useSwipe } from './use-swipe';
 
 type Props = {
   logos: readonly Logo[];
   index: number;
   votedLogoId: string | null;
+  /** The first-visit hint of a touch screen, over the logo until the voter first moves. */
+  showSwipeHint: boolean;
   onPrevious: () => void;
   onNext: () => void;
   onSelect: (index: number) => void;
 };
 
 /**
- * One logo at a time at full size (spec section 2), in a square box reserved before the image arrives.
+ * One logo at a time at full size (spec section 2), in a square box reserved before the image arrives,
+ * with its position ("2 of 4") and every logo as a thumbnail below, so that no option goes unseen.
  * Touch: swipe left for the next logo, right for the previous one. Mouse and keyboard: Previous and Next
- * (shown only where the main pointer is precise, i.e. not on phones and tablets), the dots, the arrow keys.
+ * (shown only where the main pointer is precise, i.e. not on phones and tablets), the dots, the
+ * thumbnails, the arrow keys. Every control is at least 44 px square, as a finger needs.
  */
-export function LogoCarousel({ logos, index, votedLogoId, onPrevious, onNext, onSelect }: Props) {
+export function LogoCarousel({ logos, index, votedLogoId, showSwipeHint, onPrevious, onNext, onSelect }: Props) {
   const { track, handlers } = useSwipe<HTMLDivElement>((direction) => (direction === 'left' ? onNext() : onPrevious()));
   const logo = logos[index];
   const count = logos.length;
-  const position = `Logo ${index + 1} of ${count}`;
   const voted = logo !== undefined && logo.id === votedLogoId;
 
   return (
     <section aria-label="Logos" className="flex w-full flex-col items-center gap-3">
-      {/* touch-pan-y: vertical drags scroll the page, horizontal ones are ours. */}
-      <div data-testid="logo-stage" {...handlers} className="w-full max-w-md touch-pan-y touch-pinch-zoom select-none">
+      {/*
+        touch-pan-y: vertical drags scroll the page, horizontal ones are ours. On a short screen the logo gives
+        up some size so that the thumbnails stay above the sticky bottom bar.
+      */}
+      <div
+        data-testid="logo-stage"
+        {...handlers}
+        className="relative w-full max-w-[min(28rem,calc(100svh-24rem))] touch-pan-y touch-pinch-zoom select-none"
+      >
         <div ref={track} className="transition-transform duration-200 ease-out">
           {logo && (
             <div
@@ -43,7 +54,7 @@ export function LogoCarousel({ logos, index, votedLogoId, onPrevious, onNext, on
             >
               <img
                 src={logoUrl(logo)}
-                alt={`${position}: ${logo.name}`}
+                alt={logo.name}
                 width={LOGO_BOX_PX}
                 height={LOGO_BOX_PX}
                 decoding="async"
@@ -64,13 +75,23 @@ export function LogoCarousel({ logos, index, votedLogoId, onPrevious, onNext, on
             </div>
           )}
         </div>
+        {showSwipeHint && (
+          <p
+            data-testid="swipe-hint"
+            className="pointer-events-none absolute inset-x-0 bottom-3 mx-auto flex w-fit items-center gap-2 rounded-full bg-foreground/85 px-4 py-2 text-sm font-medium text-background shadow-md"
+          >
+            <ArrowLeftIcon className="size-4" />
+            Swipe to see all {count} logos
+          </p>
+        )}
       </div>
 
       {count > 1 && (
         <div className="flex w-full max-w-md items-center gap-2">
-          <Button variant="outline" onClick={onPrevious} className="hidden pointer-fine:inline-flex">
+          {/* A narrow window with a mouse: the arrows alone, so the 44 px dots still fit beside them. */}
+          <Button variant="outline" onClick={onPrevious} className="hidden h-11 min-w-11 max-sm:px-3 pointer-fine:inline-flex">
             <ArrowLeftIcon />
-            Previous
+            <span className="max-sm:sr-only">Previous</span>
           </Button>
           <div className="flex flex-1 justify-center" data-testid="position-dots">
             {logos.map((item, i) => (
@@ -80,7 +101,7 @@ export function LogoCarousel({ logos, index, votedLogoId, onPrevious, onNext, on
                 aria-label={`Show logo ${i + 1} of ${count}`}
                 aria-current={i === index ? 'true' : undefined}
                 onClick={() => onSelect(i)}
-                className="group flex size-6 items-center justify-center rounded-full outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                className="group flex size-11 items-center justify-center rounded-full outline-none focus-visible:ring-2 focus-visible:ring-ring"
               >
                 <span
                   className={cn(
@@ -92,16 +113,20 @@ export function LogoCarousel({ logos, index, votedLogoId, onPrevious, onNext, on
               </button>
             ))}
           </div>
-          <Button variant="outline" onClick={onNext} className="hidden pointer-fine:inline-flex">
-            Next
+          <Button variant="outline" onClick={onNext} className="hidden h-11 min-w-11 max-sm:px-3 pointer-fine:inline-flex">
+            <span className="max-sm:sr-only">Next</span>
             <ArrowLeftIcon className="rotate-180" />
           </Button>
         </div>
       )}
-      <p aria-live="polite" className="sr-only">
-        {position}
-        {voted ? ', your vote' : ''}
+      <p aria-live="polite" data-testid="logo-position" className="text-sm font-medium text-muted-foreground tabular-nums">
+        <span className="sr-only">{logo?.name}, </span>
+        <span data-testid="position-text">
+          {index + 1} of {count}
+        </span>
+        {voted && <span className="sr-only">, your vote</span>}
       </p>
+      {count > 1 && <ThumbnailRow logos={logos} index={index} votedLogoId={votedLogoId} onSelect={onSelect} />}
     </section>
   );
 }

@@ -4,34 +4,64 @@ import { api, getFingerprint } from '@logovote/web-client';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 
-type ReasonBoxProps = { sessionId: string };
+type ReasonBoxProps = {
+  sessionId: string;
+  /** The reason the server holds for the current vote (a returning voter's): shown in the field, to edit. */
+  given?: string | undefined;
+};
 
 /**
  * 'Why this one?' (docs/reasons.md): after a vote, an optional one-line reason for it. It sits
  * below the spec's screens and changes none of their texts; the server masks profanity and answers the
- * reason as stored, which is shown back. A changed vote drops the reason, so the page gives the box a
- * new key per voted logo.
+ * reason as stored, which is shown back with 'Edit'. A reason sent again replaces the one given. A
+ * changed vote drops the reason, so the page gives the box a new key per voted logo.
  */
-export function ReasonBox({ sessionId }: ReasonBoxProps) {
+export function ReasonBox({ sessionId, given }: ReasonBoxProps) {
   const inputId = useId();
-  const [reason, setReason] = useState('');
+  const [reason, setReason] = useState(given ?? '');
+  /** The reason as the server holds it, once known. */
+  const [stored, setStored] = useState(given);
+  const [editing, setEditing] = useState(true);
+  /** The voter chose 'Edit': the field takes the keyboard. */
+  const [editChosen, setEditChosen] = useState(false);
   const send = useMutation({
     mutationFn: async (text: string) => api.submitReason(sessionId, text, await getFingerprint()),
+    onSuccess: (answer) => {
+      setStored(answer.reason);
+      setReason(answer.reason);
+      setEditing(false);
+    },
   });
   const length = reasonLength(reason.trim());
   const tooLong = length > MAX_REASON_LENGTH;
+  const unchanged = stored !== undefined && reason.trim() === stored;
+  const refused = length === 0 || tooLong || unchanged || send.isPending;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (length === 0 || tooLong || send.isPending) return;
+    if (refused) return;
     send.mutate(reason);
   };
 
-  if (send.isSuccess) {
+  if (!editing && stored !== undefined) {
     return (
-      <p role="status" data-testid="reason-sent" className="mx-auto w-full max-w-md text-center text-sm text-muted-foreground break-words">
-        Thanks for telling us why: &ldquo;{send.data.reason}&rdquo;
-      </p>
+      <div className="mx-auto flex w-full max-w-md flex-wrap items-center justify-center gap-x-2 text-center">
+        <p role="status" data-testid="reason-sent" className="text-sm text-muted-foreground break-words">
+          Thanks for telling us why: &ldquo;{stored}&rdquo;
+        </p>
+        <Button
+          variant="link"
+          data-testid="reason-edit"
+          aria-label="Edit your reason"
+          onClick={() => {
+            setEditing(true);
+            setEditChosen(true);
+          }}
+          className="h-11 px-2 text-sm"
+        >
+          Edit
+        </Button>
+      </div>
     );
   }
   return (
@@ -48,13 +78,14 @@ export function ReasonBox({ sessionId }: ReasonBoxProps) {
           placeholder="One line about your choice"
           autoComplete="off"
           enterKeyHint="send"
+          autoFocus={editChosen}
           aria-invalid={tooLong}
           aria-describedby={`${inputId}-count`}
           className="flex-1"
         />
-        <Button type="submit" variant="secondary" data-testid="reason-send" aria-disabled={length === 0 || tooLong || send.isPending}>
+        <Button type="submit" variant="secondary" data-testid="reason-send" aria-disabled={refused}>
           {send.isPending && <SpinnerIcon />}
-          Send
+          {stored === undefined ? 'Send' : 'Save'}
         </Button>
       </div>
       <div className="flex justify-between gap-2 text-xs">

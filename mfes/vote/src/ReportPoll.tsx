@@ -22,7 +22,7 @@ export function ReportPoll({ sessionId }: { sessionId: string }) {
         size="sm"
         data-testid="report-poll"
         aria-haspopup="dialog"
-        className="h-8 gap-1.5 text-xs font-normal text-muted-foreground"
+        className="h-11 gap-1.5 text-xs font-normal text-muted-foreground"
         onPointerEnter={() => void loadReportDialog()}
         onFocus={() => void loadReportDialog()}
         onClick={() => {

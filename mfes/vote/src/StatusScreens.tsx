@@ -1,4 +1,4 @@
-import { Button, Card, CardDescription, CardHeader, CardTitle, SpinnerIcon } from '@logovote/ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Link, SpinnerIcon } from '@logovote/ui';
 
 export function LoadingVotingSession() {
   return (
@@ -9,6 +9,7 @@ export function LoadingVotingSession() {
   );
 }
 
+/** Spec section 2's texts, and a way home: a link that was mistyped or has expired leaves the voter nowhere else to go. */
 export function VotingSessionNotFound() {
   return (
     <Card data-testid="vote-not-found" className="mx-auto w-full max-w-md text-center">
@@ -18,6 +19,11 @@ export function VotingSessionNotFound() {
         </CardTitle>
         <CardDescription>The voting session you&apos;re looking for doesn&apos;t exist or has expired.</CardDescription>
       </CardHeader>
+      <CardContent className="flex justify-center">
+        <Button asChild size="lg" variant="outline" className="rounded-full">
+          <Link to="/">Back to Home</Link>
+        </Button>
+      </CardContent>
     </Card>
   );
 }

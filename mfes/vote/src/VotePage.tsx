@@ -1,6 +1,6 @@
 import type { Logo, SessionView } from '@logovote/contracts';
 import { Button, Card, CardContent, CardDescription, CardHeader, CheckIcon, cn, Link, SpinnerIcon } from '@logovote/ui';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type RefObject } from 'react';
 
 import { ClosedVoting } from './ClosedVoting';
 import { HiddenPoll } from './HiddenPoll';
@@ -8,7 +8,9 @@ import { LogoCarousel } from './LogoCarousel';
 import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
 import { ReasonBox } from './ReasonBox';
 import { ReportPoll } from './ReportPoll';
+import { useSeenLogos } from './seen-logos';
 import { LoadingVotingSession, VotingSessionNotFound, VotingSessionUnavailable } from './StatusScreens';
+import { useSwipeHint } from './swipe-hint';
 import { useVoting } from './use-voting';
 
 import './styles.css';
@@ -38,15 +40,26 @@ function useArrowKeys(onPrevious: () => void, onNext: () => void, enabled: boole
   }, [enabled]);
 }
 
-type MainButtonProps = { isSubmitting: boolean; hasVoted: boolean; currentIsVoted: boolean; hasLogo: boolean; onVote: () => void };
+type MainButtonProps = {
+  isSubmitting: boolean;
+  hasVoted: boolean;
+  currentIsVoted: boolean;
+  hasLogo: boolean;
+  /** The id of the bar's line on logos not seen yet, when it shows. */
+  describedBy: string | undefined;
+  onVote: () => void;
+  ref: RefObject<HTMLButtonElement | null>;
+};
 
 /** Spec section 2: 'Vote', then 'Change Vote', or 'Voted!' (green check) on the voted logo; 'Submitting...' while pending. */
-function MainButton({ isSubmitting, hasVoted, currentIsVoted, hasLogo, onVote }: MainButtonProps) {
+function MainButton({ isSubmitting, hasVoted, currentIsVoted, hasLogo, describedBy, onVote, ref }: MainButtonProps) {
   const settled = currentIsVoted && !isSubmitting;
   return (
     <Button
       size="lg"
+      ref={ref}
       data-testid="vote-button"
+      aria-describedby={describedBy}
       // aria-disabled rather than disabled: keyboard focus stays on the button while the vote is sent.
       // Spec section 5: voting requires a current logo.
       aria-disabled={isSubmitting || currentIsVoted || !hasLogo}
@@ -68,17 +81,38 @@ function MainButton({ isSubmitting, hasVoted, currentIsVoted, hasLogo, onVote }:
 
 type VotingViewProps = { session: SessionView; voting: ReturnType<typeof useVoting> };
 
+/** The bar's line while some logos have not been on screen: voting is allowed, but the voter knows. */
+const unseenText = (count: number) => `${count} ${count === 1 ? 'logo' : 'logos'} not seen yet`;
+
 function VotingView({ session, voting }: VotingViewProps) {
   const { logos } = session;
-  const [index, setIndex] = useState(0);
+  // A returning voter changing the vote starts on the logo voted for.
+  const [index, setIndex] = useState(() =>
+    Math.max(0, voting.changingVote ? logos.findIndex((logo) => logo.id === voting.votedLogoId) : 0),
+  );
   const [doneOpen, setDoneOpen] = useState(false);
+  const doneButton = useRef<HTMLButtonElement>(null);
   const current: Logo | undefined = logos[index];
+  const { unseen, sawAll } = useSeenLogos(logos, current?.id);
+  const swipeHint = useSwipeHint(logos.length);
+  const unseenId = useId();
+  const mainButton = useRef<HTMLButtonElement>(null);
   usePreloadedLogos(logos);
 
-  const previous = () => setIndex((i) => (i - 1 + logos.length) % logos.length);
+  // After 'Change my vote' the confirmation screen is gone: the keyboard continues on the vote button.
+  const [arrivedToChange] = useState(voting.changingVote);
+  useEffect(() => {
+    if (arrivedToChange) mainButton.current?.focus();
+  }, [arrivedToChange]);
+
+  const show = (to: number) => {
+    swipeHint.dismiss();
+    setIndex((to + logos.length) % logos.length);
+  };
+  const previous = () => show(index - 1);
   const next = () => {
     voting.reportNext(current);
-    setIndex((i) => (i + 1) % logos.length);
+    show(index + 1);
   };
   useArrowKeys(previous, next, logos.length > 1 && !doneOpen);
 
@@ -105,9 +139,10 @@ function VotingView({ session, voting }: VotingViewProps) {
           logos={logos}
           index={index}
           votedLogoId={voting.votedLogoId}
+          showSwipeHint={swipeHint.shown}
           onPrevious={previous}
           onNext={next}
-          onSelect={setIndex}
+          onSelect={show}
         />
       </div>
       {voting.votedThisVisit && !voting.isSubmitting && voting.votedLogoId && (
@@ -125,8 +160,20 @@ function VotingView({ session, voting }: VotingViewProps) {
             seconds.
           </p>
         )}
+        {unseen > 0 && (
+          <p id={unseenId} data-testid="unseen-count" className="w-full text-center text-sm text-muted-foreground">
+            {unseenText(unseen)}
+          </p>
+        )}
         {voting.votedThisVisit && (
-          <Button size="lg" variant="outline" onClick={() => setDoneOpen(true)} className="h-12 rounded-full px-6 text-base">
+          <Button
+            ref={doneButton}
+            size="lg"
+            variant="outline"
+            aria-haspopup="dialog"
+            onClick={() => setDoneOpen(true)}
+            className="h-12 rounded-full px-6 text-base"
+          >
             Done
           </Button>
         )}
@@ -135,7 +182,9 @@ function VotingView({ session, voting }: VotingViewProps) {
           hasVoted={voting.votedLogoId !== null}
           currentIsVoted={current !== undefined && current.id === voting.votedLogoId}
           hasLogo={current !== undefined}
-          onVote={() => voting.castVote(current)}
+          ref={mainButton}
+          describedBy={unseen > 0 ? unseenId : undefined}
+          onVote={() => voting.castVote(current, sawAll)}
         />
       </div>
 
@@ -144,15 +193,22 @@ function VotingView({ session, voting }: VotingViewProps) {
 
       {voting.votedThisVisit && (
         <Suspense fallback={null}>
-          <DoneDialog open={doneOpen} onOpenChange={setDoneOpen} votedName={logos.find((logo) => logo.id === voting.votedLogoId)?.name} />
+          <DoneDialog
+            open={doneOpen}
+            onOpenChange={setDoneOpen}
+            returnFocusTo={doneButton}
+            votedName={logos.find((logo) => logo.id === voting.votedLogoId)?.name}
+          />
         </Suspense>
       )}
     </>
   );
 }
 
-/** Spec section 2: shown when the server says this visitor has already voted. */
-function VoteConfirmation({ session, logoId }: { session: SessionView; logoId: string | null }) {
+type VoteConfirmationProps = { session: SessionView; logoId: string | null; onChangeVote: () => void };
+
+/** Spec section 2: shown when the server says this visitor has already voted; 'Change my vote' goes back to the logos. */
+function VoteConfirmation({ session, logoId, onChangeVote }: VoteConfirmationProps) {
   const logo = session.logos.find((item) => item.id === logoId);
   return (
     <Card data-testid="vote-confirmation" className="mx-auto w-full max-w-md text-center">
@@ -170,7 +226,7 @@ function VoteConfirmation({ session, logoId }: { session: SessionView; logoId: s
             <div className="aspect-square w-48 rounded-xl border border-border bg-card p-3 shadow-sm">
               <img
                 src={logoUrl(logo)}
-                alt={`Logo ${session.logos.indexOf(logo) + 1} of ${session.logos.length}: ${logo.name}`}
+                alt={logo.name}
                 width={LOGO_BOX_PX}
                 height={LOGO_BOX_PX}
                 decoding="async"
@@ -184,9 +240,14 @@ function VoteConfirmation({ session, logoId }: { session: SessionView; logoId: s
             </p>
           </>
         )}
-        <Button asChild size="lg" className="mt-3 rounded-full">
-          <Link to={`/results/${encodeURIComponent(session.sessionId)}`}>View all results</Link>
-        </Button>
+        <div className="mt-3 flex flex-wrap justify-center gap-3">
+          <Button asChild size="lg" className="rounded-full">
+            <Link to={`/results/${encodeURIComponent(session.sessionId)}`}>View all results</Link>
+          </Button>
+          <Button size="lg" variant="outline" data-testid="change-my-vote" onClick={onChangeVote} className="rounded-full">
+            Change my vote
+          </Button>
+        </div>
       </CardContent>
     </Card>
   );
@@ -207,8 +268,10 @@ function VoteScreen({ sessionId }: VotePageProps) {
       {phase === 'failed' && <VotingSessionUnavailable onRetry={voting.retry} />}
       {phase === 'hidden' && <HiddenPoll />}
       {phase === 'closed' && session && <ClosedVoting session={session} votedLogoId={voting.serverVotedLogoId} />}
-      {phase === 'confirmation' && session && <VoteConfirmation session={session} logoId={voting.serverVotedLogoId} />}
-      {phase === 'confirmation' && session && <ReasonBox sessionId={session.sessionId} />}
+      {phase === 'confirmation' && session && (
+        <VoteConfirmation session={session} logoId={voting.serverVotedLogoId} onChangeVote={voting.changeVote} />
+      )}
+      {phase === 'confirmation' && session && <ReasonBox sessionId={session.sessionId} given={voting.givenReason} />}
       {phase === 'confirmation' && session && <ReportPoll sessionId={session.sessionId} />}
       {phase === 'voting' && session && <VotingView session={session} voting={voting} />}
     </section>

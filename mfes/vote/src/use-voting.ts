@@ -79,6 +79,8 @@ export function useVoting(sessionId: string) {
   /** The vote is held until this device solves a proof of work (many voters on its network address). */
   const [solvingProof, setSolvingProof] = useState(false);
   const [votedThisVisit, setVotedThisVisit] = useState(false);
+  /** A returning voter chose 'Change my vote' on the confirmation screen: the voting view shows again. */
+  const [changingVote, setChangingVote] = useState(false);
 
   // Spec section 2: a page-view event on arrival, with the poll and the logo first shown.
   const reported = useRef<string | null>(null);
@@ -107,7 +109,7 @@ export function useVoting(sessionId: string) {
   };
 
   const vote = useMutation({
-    mutationFn: async ({ logoId }: { logoId: string; previous: string | null | undefined }) =>
+    mutationFn: async ({ logoId }: { logoId: string; previous: string | null | undefined; sawAllLogos: boolean }) =>
       api.submitVote(
         sessionId,
         logoId,
@@ -115,11 +117,11 @@ export function useVoting(sessionId: string) {
         () => setSolvingProof(true),
         arrivalChannel(sessionId, channels, via),
       ),
-    onSuccess: (answer, { logoId }) => {
+    onSuccess: (answer, { logoId, sawAllLogos }) => {
       const recorded = answer?.logoId ?? logoId;
       setLocalVote(recorded);
       setVotedThisVisit(true);
-      analytics.track('vote_confirmed', { session_id: sessionId, logo_id: recorded });
+      analytics.track('vote_confirmed', { session_id: sessionId, logo_id: recorded, saw_all_logos: sawAllLogos });
       void refreshMyVote();
     },
     onError: (error, { previous }) => {
@@ -138,13 +140,16 @@ export function useVoting(sessionId: string) {
   const serverVote = myVote.data?.hasVoted ? myVote.data.logoId : null;
   const votedLogoId = localVote === undefined ? serverVote : localVote;
 
-  /** Votes for `logo` (spec section 5: voting requires a current logo). */
-  const castVote = (logo: Logo | undefined) => {
+  /**
+   * Votes for `logo` (spec section 5: voting requires a current logo); `sawAllLogos`, whether the voter
+   * had seen every logo, goes with the vote's analytics event.
+   */
+  const castVote = (logo: Logo | undefined, sawAllLogos: boolean) => {
     if (!logo || submittingLogoId !== null || logo.id === votedLogoId) return;
     voteSequence.current += 1;
     setSubmittingLogoId(logo.id);
     setLocalVote(logo.id);
-    vote.mutate({ logoId: logo.id, previous: localVote });
+    vote.mutate({ logoId: logo.id, previous: localVote, sawAllLogos });
   };
 
   let phase: VotePhase;
@@ -153,7 +158,7 @@ export function useVoting(sessionId: string) {
   // Hidden pending review (docs/moderation.md): nothing of the poll is shown, closed or not.
   else if (session.data && isPollHidden(session.data)) phase = 'hidden';
   else if (session.data && votingStateOf(session.data).closed) phase = 'closed';
-  else if (myVote.data?.hasVoted && !votedThisVisit) phase = 'confirmation';
+  else if (myVote.data?.hasVoted && !votedThisVisit && !changingVote) phase = 'confirmation';
   else phase = 'voting';
 
   return {
@@ -163,6 +168,14 @@ export function useVoting(sessionId: string) {
     votedLogoId,
     /** The logo the server says this visitor voted for (the confirmation screen's). */
     serverVotedLogoId: serverVote,
+    /**
+     * The reason the server holds for the vote this visit arrived with; a vote of this visit is a change,
+     * which drops it (docs/reasons.md).
+     */
+    givenReason: votedThisVisit ? undefined : myVote.data?.reason,
+    changingVote,
+    /** 'Change my vote': from the confirmation screen back to the logos, the current vote marked. */
+    changeVote: () => setChangingVote(true),
     isSubmitting: submittingLogoId !== null,
     solvingProof,
     votedThisVisit,

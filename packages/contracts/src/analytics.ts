@@ -20,6 +20,8 @@ export const AnalyticsEvent = z.object({
   occurredAt: z.iso.datetime(),
   session_id: plainText('The session id').max(64).optional(),
   logo_id: plainText('The logo id').max(64).optional(),
+  /** On vote_confirmed: whether the voter had seen every logo of the poll before this vote (docs/analytics.md). */
+  saw_all_logos: z.boolean({ error: 'saw_all_logos must be true or false' }).optional(),
 });
 export type AnalyticsEvent = z.infer<typeof AnalyticsEvent>;
 

@@ -14,11 +14,10 @@ export const REASON_MESSAGES = {
   control: REASON_TEXT.control,
   direction: REASON_TEXT.direction,
   noVote: 'Vote first: a reason explains your vote',
-  alreadyGiven: 'You have already given a reason for this vote',
   voteChanged: 'Your vote changed while the reason was being sent. Please send it again.',
 } as const;
 
-/** PUT /api/sessions/{sessionId}/reason: the reason for the visitor's current vote, trimmed. */
+/** PUT /api/sessions/{sessionId}/reason: the reason for the visitor's current vote, trimmed; it replaces one given before. */
 export const ReasonRequest = z.object({
   reason: plainText('The reason', {
     error: (issue) => (issue.input === undefined ? REASON_MESSAGES.required : REASON_MESSAGES.notText),

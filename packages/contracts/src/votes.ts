@@ -3,7 +3,12 @@ import { ChannelId } from './channels';
 import { SessionId } from './common';
 
 /** GET /api/sessions/{sessionId}/my-vote */
-export const MyVote = z.object({ hasVoted: z.boolean(), logoId: z.string().nullable() });
+export const MyVote = z.object({
+  hasVoted: z.boolean(),
+  logoId: z.string().nullable(),
+  /** Beyond the spec: the reason this visitor gave for the current vote, as stored (docs/reasons.md); absent when none. */
+  reason: z.string().optional(),
+});
 export type MyVote = z.infer<typeof MyVote>;
 
 /** POST /api/sessions/{sessionId}/vote */

@@ -13,7 +13,7 @@ import { claimOnce } from './store/claim-once';
  * chunk of EXPORT_CHUNK numbers (`chunk`, for the export), and the head is found by key lookups.
  *
  * A reason explains one revision of the voter's vote (`vote` = `<voteId>#<rev>`, unique: one reason per
- * revision). When the vote changes, the reason is dropped: its text is removed and the slot stays
+ * revision; an edit replaces its text in place). When the vote changes, the reason is dropped: its text is removed and the slot stays
  * behind, empty, to keep the numbering whole. Everything goes with the poll.
  */
 const voteReasonSchema = new Schema(
@@ -130,6 +130,22 @@ export async function insertReason(reason: NewReason): Promise<'stored' | 'exist
     if (await VoteReasonModel.exists({ vote })) return 'exists';
   }
   return 'busy';
+}
+
+/**
+ * Replaces the text of the reason given for one vote revision, in place: it keeps its number and date, so
+ * pages and the export keep their order. false when that revision has no reason slot.
+ */
+export async function replaceReason(voteId: string, rev: number, text: string): Promise<boolean> {
+  // One equality update of one document: the last edit wins, nothing is read and written back.
+  const result = await VoteReasonModel.updateOne({ vote: reasonVoteKey(voteId, rev) }, { $set: { text } });
+  return result.matchedCount > 0;
+}
+
+/** The reason given for one vote revision, as stored; undefined when none was given or it was dropped. */
+export async function reasonOf(voteId: string, rev: number): Promise<string | undefined> {
+  const row = await VoteReasonModel.findOne({ vote: reasonVoteKey(voteId, rev) }, { text: 1 }).lean();
+  return typeof row?.text === 'string' ? row.text : undefined;
 }
 
 /**

@@ -4,8 +4,11 @@ import { MAX_ANALYTICS_BATCH } from './constants';
 
 export const ANALYTICS_ENDPOINT = '/api/analytics/events';
 
-/** What a named event may carry (spec section 3: vote events carry session_id and logo_id). */
-export type AnalyticsProps = { session_id?: string; logo_id?: string };
+/**
+ * What a named event may carry (spec section 3: vote events carry session_id and logo_id; vote_confirmed
+ * also whether the voter had seen every logo).
+ */
+export type AnalyticsProps = { session_id?: string; logo_id?: string; saw_all_logos?: boolean };
 
 export type AnalyticsTransport = {
   /** navigator.sendBeacon: survives the page going away; false when the browser refused to queue it. */
@@ -90,6 +93,7 @@ export function createAnalytics(options: AnalyticsOptions = {}) {
       const event: AnalyticsEvent = { name, path: currentPath().slice(0, 512), occurredAt: now().toISOString() };
       if (props.session_id) event.session_id = props.session_id;
       if (props.logo_id) event.logo_id = props.logo_id;
+      if (props.saw_all_logos !== undefined) event.saw_all_logos = props.saw_all_logos;
       queue.push(event);
       if (queue.length >= maxQueued) flush();
       else timer ??= setTimeout(() => flush(), flushDelayMs);

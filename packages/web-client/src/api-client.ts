@@ -245,7 +245,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       const status = await request<MyVote>(`/api/sessions/${encodeURIComponent(sessionId)}/my-vote`, {
         headers: { [FINGERPRINT_HEADER]: fingerprint },
       });
-      return { hasVoted: status.hasVoted === true, logoId: status.hasVoted ? status.logoId : null };
+      if (status.hasVoted !== true) return { hasVoted: false, logoId: null };
+      return { hasVoted: true, logoId: status.logoId, ...(typeof status.reason === 'string' ? { reason: status.reason } : {}) };
     } catch {
       return { hasVoted: false, logoId: null };
     }

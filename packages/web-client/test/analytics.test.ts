@@ -52,6 +52,15 @@ describe('analytics queue', () => {
     expect(analytics.pending()).toHaveLength(0);
   });
 
+  it("sends vote_confirmed's saw_all_logos whether true or false", () => {
+    const { sent, transport } = recordingTransport();
+    const analytics = createAnalytics({ transport, flushDelayMs: 1000, ...fixed });
+    analytics.track('vote_confirmed', { session_id: 'AAAAAAAAAAAAAAAA', logo_id: 'logo-1', saw_all_logos: false });
+    analytics.track('vote_confirmed', { session_id: 'AAAAAAAAAAAAAAAA', logo_id: 'logo-2', saw_all_logos: true });
+    jest.advanceTimersByTime(1000);
+    expect(sent[0]?.batch.events.map((event) => event.saw_all_logos)).toEqual([false, true]);
+  });
+
   it('flushes at once when the queue is full', () => {
     const { sent, transport } = recordingTransport();
     const analytics = createAnalytics({ transport, maxQueued: 3, ...fixed });

@@ -230,6 +230,13 @@ describe('notify, my-vote and vote', () => {
     await expect(client().getMyVote(SESSION, '0123456789abcdef')).resolves.toEqual({ hasVoted: false, logoId: null });
   });
 
+  it('passes on the reason given for the current vote, and nothing of one when not voted', async () => {
+    answer = () => ({ status: 200, json: { hasVoted: true, logoId: 'L2', reason: 'Clean lines' } });
+    await expect(client().getMyVote(SESSION, '0123456789abcdef')).resolves.toEqual({ hasVoted: true, logoId: 'L2', reason: 'Clean lines' });
+    answer = () => ({ status: 200, json: { hasVoted: false, logoId: null, reason: 'stale' } });
+    await expect(client().getMyVote(SESSION, '0123456789abcdef')).resolves.toEqual({ hasVoted: false, logoId: null });
+  });
+
   it("fails a vote with 'Voting failed with status: {status}'", async () => {
     answer = ({ method }) => (method === 'GET' ? { status: 200, json: session('t4') } : { status: 409, json: { message: 'x' } });
     await expect(client().submitVote(SESSION, 'logo-1', '0123456789abcdef')).rejects.toMatchObject({

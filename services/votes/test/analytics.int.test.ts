@@ -45,6 +45,20 @@ describe('analytics collector', () => {
     expect(stored[0]).toMatchObject({ path: '/vote/AAAAAAAAAAAAAAAA', sessionId: 'AAAAAAAAAAAAAAAA', logoId: 'AAAAAAAAAAAAAAAA-logo1' });
   });
 
+  it("stores whether the voter had seen every logo before voting, with the vote's event", async () => {
+    const vote = (logo: string, sawAll: boolean) => ({
+      ...event('vote_confirmed', { session_id: 'BBBBBBBBBBBBBBBB', logo_id: logo }),
+      saw_all_logos: sawAll,
+    });
+    const res = await send({ events: [vote('BBBBBBBBBBBBBBBB-logo1', false), vote('BBBBBBBBBBBBBBBB-logo2', true)] });
+    expect(res.status).toBe(202);
+    const stored = await AnalyticsEventModel.find({ sessionId: 'BBBBBBBBBBBBBBBB' }).lean();
+    expect(stored.map(({ logoId, sawAllLogos }) => ({ logoId, sawAllLogos })).sort((a, b) => a.logoId!.localeCompare(b.logoId!))).toEqual([
+      { logoId: 'BBBBBBBBBBBBBBBB-logo1', sawAllLogos: false },
+      { logoId: 'BBBBBBBBBBBBBBBB-logo2', sawAllLogos: true },
+    ]);
+  });
+
   it('accepts what sendBeacon sends: a JSON blob', async () => {
     const res = await request(server)
       .post('/api/analytics/events')
@@ -59,6 +73,7 @@ describe('analytics collector', () => {
     ['a batch that is too large', { events: Array.from({ length: MAX_ANALYTICS_BATCH + 1 }, () => event('page_view')) }],
     ['a bad timestamp', { events: [{ ...event('page_view'), occurredAt: 'yesterday' }] }],
     ['no events field', { name: 'page_view' }],
+    ['saw_all_logos that is not true or false', { events: [{ ...event('vote_confirmed'), saw_all_logos: 'yes' }] }],
   ])('refuses %s with 400 and stores nothing', async (_, body) => {
     const before = await AnalyticsEventModel.countDocuments();
     const res = await send(body);

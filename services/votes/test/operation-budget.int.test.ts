@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { PollModel, VoterCookieModel, VoterSeatModel, voteLedger } from '@logovote/models';
+import { PollModel, VoterCookieModel, VoterSeatModel, VoteReasonModel, voteLedger } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -29,9 +29,9 @@ jest.setTimeout(300_000);
  * the poll, its status and the voter's revisions, the seat, the revision, the status again, the cookie's
  * binding, and the live-results signal (once a second per poll and process; counted, as the first
  * request of a second pays it). A changed vote: the cookie's voter instead of a seat, and the voter's old
- * reason dropped before and after. my-vote: the poll, the cookie's voter, the revisions.
+ * reason dropped before and after. my-vote: the poll, the cookie's voter, the revisions, the reason given for the vote.
  */
-const OPERATIONS = { firstVote: 8, changedVote: 9, myVote: 3 };
+const OPERATIONS = { firstVote: 8, changedVote: 9, myVote: 4 };
 /** Rows PostgreSQL reads per request, at most: a few key lookups' worth, whatever is stored around the poll. */
 const ROWS = { firstVote: 4, changedVote: 6, myVote: 4 };
 /** Requests measured per path. */
@@ -53,6 +53,7 @@ beforeAll(async () => {
     VoterCookieModel,
     voteLedger.RevisionModel,
     voteLedger.StepModel,
+    VoteReasonModel,
   ]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
   poll = await createPoll({ logos: 4 });

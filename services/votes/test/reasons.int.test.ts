@@ -64,6 +64,10 @@ function vote(sessionId: string, logoId: string, fingerprint: string) {
     .send({ logoId });
 }
 
+function myVote(sessionId: string, fingerprint: string) {
+  return request(server).get(`/api/sessions/${sessionId}/my-vote`).set('X-Client-Fingerprint', fingerprint).set('X-Forwarded-For', IP);
+}
+
 function giveReason(sessionId: string, fingerprint: string, body: unknown, headers: Record<string, string> = csrfHeaders(sessionId)) {
   return request(server)
     .put(`/api/sessions/${sessionId}/reason`)
@@ -153,16 +157,31 @@ describe('PUT reason', () => {
     expect(await VoteReasonModel.countDocuments({ pollId: sessionId })).toBe(0);
   });
 
-  it('answers 409 before any vote, and for a second reason for the same vote', async () => {
+  it('answers 409 before any vote; a second reason for the same vote replaces the first in its place, and my-vote gives it back', async () => {
     const { sessionId, logoIds } = await createPoll();
     const fingerprint = newFingerprint();
+    const other = newFingerprint();
     await giveReason(sessionId, fingerprint, { reason: 'I like it' }).expect(409, { message: REASON_MESSAGES.noVote });
     await vote(sessionId, logoIds[2]!, fingerprint).expect(200);
+    await myVote(sessionId, fingerprint).expect(200, { hasVoted: true, logoId: logoIds[2]! });
     await giveReason(sessionId, fingerprint, { reason: 'I like it' }).expect(200);
-    await giveReason(sessionId, fingerprint, { reason: 'Actually, the colour' }).expect(409, { message: REASON_MESSAGES.alreadyGiven });
+    await vote(sessionId, logoIds[2]!, other).expect(200);
+    await giveReason(sessionId, other, { reason: 'Clean lines' }).expect(200);
+    await myVote(sessionId, fingerprint).expect(200, { hasVoted: true, logoId: logoIds[2]!, reason: 'I like it' });
+    await giveReason(sessionId, fingerprint, { reason: '  Actually, the colour ' }).expect(200, {
+      logoId: logoIds[2]!,
+      reason: 'Actually, the colour',
+    });
+    await myVote(sessionId, fingerprint).expect(200, { hasVoted: true, logoId: logoIds[2]!, reason: 'Actually, the colour' });
+    // The edited reason keeps its place: older than the other voter's, given after the first.
+    expect(texts(await reasonsOf(sessionId, logoIds[2]!))).toEqual(['Clean lines', 'Actually, the colour']);
+    expect(await VoteReasonModel.countDocuments({ pollId: sessionId })).toBe(2);
     // Voting for the same logo again is no change: the reason stays.
     await vote(sessionId, logoIds[2]!, fingerprint).expect(200);
-    expect(texts(await reasonsOf(sessionId, logoIds[2]!))).toEqual(['I like it']);
+    expect(texts(await reasonsOf(sessionId, logoIds[2]!))).toEqual(['Clean lines', 'Actually, the colour']);
+    // A changed vote drops it: my-vote no longer gives it.
+    await vote(sessionId, logoIds[1]!, fingerprint).expect(200);
+    await myVote(sessionId, fingerprint).expect(200, { hasVoted: true, logoId: logoIds[1]! });
   });
 
   it('answers 404 for a poll that does not exist or is being deleted', async () => {

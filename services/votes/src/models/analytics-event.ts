@@ -10,6 +10,7 @@ const analyticsEventSchema = new Schema(
     receivedAt: { type: Date, required: true },
     sessionId: { type: String },
     logoId: { type: String },
+    sawAllLogos: { type: Boolean },
   },
   { collection: 'analytics_events', versionKey: false },
 );

@@ -20,6 +20,7 @@ export function analyticsRouter(): Router {
         receivedAt,
         sessionId: event.session_id,
         logoId: event.logo_id,
+        sawAllLogos: event.saw_all_logos,
       })),
       { ordered: false },
     );

@@ -15,6 +15,7 @@ import {
   findActivePoll,
   insertReason,
   readReasons,
+  replaceReason,
   signalReasonGiven,
   resultsWithheldFrom,
   voteLedger,
@@ -32,7 +33,7 @@ export interface ReasonsRouteOptions {
   logger: Logger;
 }
 
-/** PUT reason (the voter's) and GET reasons (everyone's, per logo) under /api/sessions/{sessionId} (docs/reasons.md). */
+/** PUT reason (the voter's, given or edited) and GET reasons (everyone's, per logo) under /api/sessions/{sessionId} (docs/reasons.md). */
 export function reasonsRouter(options: ReasonsRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
   const voterOf = requestVoter(options.ipHashSalt);
@@ -51,7 +52,8 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     if (logoId === null || !poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(409, REASON_MESSAGES.noVote);
     const text = maskProfanity(reason);
     const stored = await insertReason({ pollId: poll._id, logoId, voteId, rev: vote.rev, text });
-    if (stored === 'exists') throw new HttpError(409, REASON_MESSAGES.alreadyGiven);
+    // A second reason for the same vote is an edit of the first (docs/reasons.md).
+    if (stored === 'exists') await replaceReason(voteId, vote.rev, text);
     if (stored === 'busy') throw new HttpError(503, 'Many reasons are being sent right now. Please try again.');
     // A vote change that dropped this voter's reasons before ours was stored: ours explains a choice no
     // longer held (cast-vote drops after its change too, so one of the two always sees the other).

@@ -8,7 +8,7 @@ import {
   type ProofRequired,
   type VoteResponse,
 } from '@logovote/contracts';
-import { bindVoterCookie, currentVote, findActivePoll, voteChangeSignaller } from '@logovote/models';
+import { bindVoterCookie, currentVote, findActivePoll, reasonOf, voteChangeSignaller } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
 import { mirrorIntoChannel } from '../channel-vote';
@@ -56,8 +56,10 @@ export function votesRouter(options: VotesRouteOptions): Router {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
     const poll = await findPoll(ctx.params.sessionId);
     const { voteId } = await voterOf(ctx, poll._id, fingerprint);
-    const { logoId } = await currentVote(voteId);
-    const body: MyVote = { hasVoted: logoId !== null, logoId };
+    const { logoId, rev } = await currentVote(voteId);
+    // The reason given for this vote, so the page can show it for editing (docs/reasons.md).
+    const reason = logoId === null ? undefined : await reasonOf(voteId, rev);
+    const body: MyVote = { hasVoted: logoId !== null, logoId, ...(reason === undefined ? {} : { reason }) };
     // Per visitor (by header and cookie), so no cache may keep it for the URL.
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
