@@ -1,5 +1,17 @@
 import type { Logo, SessionView } from '@logovote/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, CheckIcon, cn, Link, SpinnerIcon } from '@logovote/ui';
+import {
+  BackdropToggle,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CheckIcon,
+  cn,
+  Link,
+  LogoOnBackdrop,
+  SpinnerIcon,
+} from '@logovote/ui';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
 import { ClosedVoting } from './ClosedVoting';
@@ -109,6 +121,7 @@ function VotingView({ session, voting }: VotingViewProps) {
           onNext={next}
           onSelect={setIndex}
         />
+        <BackdropToggle />
       </div>
       {voting.votedThisVisit && !voting.isSubmitting && voting.votedLogoId && (
         <ReasonBox key={voting.votedLogoId} sessionId={session.sessionId} />
@@ -167,7 +180,11 @@ function VoteConfirmation({ session, logoId }: { session: SessionView; logoId: s
         {logo && (
           <>
             <p className="text-sm font-medium">You voted for:</p>
-            <div className="aspect-square w-48 rounded-xl border border-border bg-card p-3 shadow-sm">
+            <LogoOnBackdrop
+              backdrop={logo.backdrop}
+              followsChoice
+              className="aspect-square w-48 rounded-xl border border-border p-3 shadow-sm"
+            >
               <img
                 src={logoUrl(logo)}
                 alt={`Logo ${session.logos.indexOf(logo) + 1} of ${session.logos.length}: ${logo.name}`}
@@ -178,7 +195,7 @@ function VoteConfirmation({ session, logoId }: { session: SessionView; logoId: s
                 data-testid="voted-logo"
                 className="size-full object-contain"
               />
-            </div>
+            </LogoOnBackdrop>
             <p data-testid="voted-logo-name" className="max-w-full text-base font-medium break-words">
               {logo.name}
             </p>

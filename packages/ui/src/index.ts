@@ -35,3 +35,11 @@ export { navigate, subscribeToLocation, NAVIGATE_EVENT, type NavigateOptions } f
 export { useLocation, type Location } from './router/use-location';
 export { matchPath } from './router/match-path';
 export { Link, type LinkProps } from './router/link';
+export {
+  BackdropToggle,
+  BACKDROP_CHOICE_KEY,
+  LogoOnBackdrop,
+  useBackdropChoice,
+  type Backdrop,
+  type BackdropChoice,
+} from './components/logo-backdrop';
