@@ -121,7 +121,6 @@ function VotingView({ session, voting }: VotingViewProps) {
           onNext={next}
           onSelect={setIndex}
         />
-        <BackdropToggle />
       </div>
       {voting.votedThisVisit && !voting.isSubmitting && voting.votedLogoId && (
         <ReasonBox key={voting.votedLogoId} sessionId={session.sessionId} />
@@ -153,6 +152,7 @@ function VotingView({ session, voting }: VotingViewProps) {
       </div>
 
       {/* After the bar, so the keyboard reaches the vote first. */}
+      <BackdropToggle className="mt-4" />
       <ReportPoll sessionId={session.sessionId} />
 
       {voting.votedThisVisit && (

@@ -9,10 +9,6 @@
 export const LOGO_BACKDROPS = ['light', 'dark'] as const;
 export type LogoBackdrop = (typeof LOGO_BACKDROPS)[number];
 
-/** What a voter may choose to see every logo on: each logo's own backdrop ('auto'), or one for all. */
-export const BACKDROP_CHOICES = ['auto', 'light', 'dark', 'checkerboard'] as const;
-export type BackdropChoice = (typeof BACKDROP_CHOICES)[number];
-
 /** The backdrops' colours (sRGB hex): white, and the component kit's near-black (zinc-900). */
 export const BACKDROP_COLOURS: Record<LogoBackdrop, string> = { light: '#ffffff', dark: '#18181b' };
 

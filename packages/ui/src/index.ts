@@ -35,11 +35,4 @@ export { navigate, subscribeToLocation, NAVIGATE_EVENT, type NavigateOptions } f
 export { useLocation, type Location } from './router/use-location';
 export { matchPath } from './router/match-path';
 export { Link, type LinkProps } from './router/link';
-export {
-  BackdropToggle,
-  BACKDROP_CHOICE_KEY,
-  LogoOnBackdrop,
-  useBackdropChoice,
-  type Backdrop,
-  type BackdropChoice,
-} from './components/logo-backdrop';
+export { BackdropToggle, LogoOnBackdrop } from './components/logo-backdrop';

@@ -3,9 +3,9 @@ import { useId, useSyncExternalStore, type ComponentProps } from 'react';
 import { cn } from '../lib/cn';
 
 /** The backdrops a logo can be shown on (a logo's own is 'light' or 'dark': LogoBackdrop in the contracts). */
-export type Backdrop = 'light' | 'dark' | 'checkerboard';
+type Backdrop = 'light' | 'dark' | 'checkerboard';
 /** The viewer's choice: each logo on its own backdrop ('auto'), or every logo on one. */
-export type BackdropChoice = 'auto' | Backdrop;
+type BackdropChoice = 'auto' | Backdrop;
 
 /**
  * The colours are the contracts' BACKDROP_COLOURS (white, zinc-900), which the backdrop rule measures contrast
@@ -17,7 +17,7 @@ const BACKDROP_CLASSES: Record<Backdrop, string> = {
   checkerboard: 'bg-white bg-[repeating-conic-gradient(#d4d4d8_0_25%,#ffffff_0_50%)] bg-[length:16px_16px] bg-center',
 };
 
-export const BACKDROP_CHOICE_KEY = 'logovote.logoBackdrop';
+const BACKDROP_CHOICE_KEY = 'logovote.logoBackdrop';
 const CHOICES: readonly { value: BackdropChoice; label: string }[] = [
   { value: 'auto', label: 'Auto' },
   { value: 'light', label: 'Light' },
@@ -56,7 +56,7 @@ function storeChoice(choice: BackdropChoice): void {
 }
 
 /** The viewer's backdrop choice, remembered in this browser; every component using it follows a change at once. */
-export function useBackdropChoice(): [BackdropChoice, (choice: BackdropChoice) => void] {
+function useBackdropChoice(): [BackdropChoice, (choice: BackdropChoice) => void] {
   const choice = useSyncExternalStore(subscribe, readChoice, () => 'auto' as const);
   return [choice, storeChoice];
 }
