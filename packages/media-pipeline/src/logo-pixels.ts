@@ -1,5 +1,5 @@
 import { logoAppearance, type LogoAppearance } from '@logovote/contracts';
-import type sharp from 'sharp';
+import sharp from 'sharp';
 
 /** The preview moderation judges (raw RGB on white) and the logo's appearance, from one decoding. */
 export interface LogoPixels {
@@ -19,10 +19,10 @@ export async function logoPixels(image: sharp.Sharp, side: number): Promise<Logo
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const preview = Buffer.alloc(info.width * info.height * 3);
-  for (let source = 0, target = 0; source < data.length; source += 4, target += 3) {
-    const alpha = data[source + 3]! / 255;
-    for (let c = 0; c < 3; c++) preview[target + c] = Math.round(data[source + c]! * alpha + 255 * (1 - alpha));
-  }
-  return { preview: { data: preview, width: info.width, height: info.height }, appearance: logoAppearance(data) };
+  const flattened = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+    .flatten({ background: '#ffffff' })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  return { preview: { data: flattened, width: info.width, height: info.height }, appearance: logoAppearance(data) };
 }
