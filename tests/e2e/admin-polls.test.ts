@@ -529,6 +529,7 @@ describe('a long list', () => {
         originalName: `logo-${n}.png`,
         name: `logo-${n}`,
         voteCount: 0,
+        backdrop: 'light',
       })),
     }));
     const page = await browser.newPage('desktop', ADMIN_BROWSER);

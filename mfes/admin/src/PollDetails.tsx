@@ -1,5 +1,5 @@
 import type { AdminPoll, Logo } from '@logovote/contracts';
-import { Badge, Button, Card, CardContent, CardHeader, ListIcon, TrashIcon } from '@logovote/ui';
+import { Badge, Button, Card, CardContent, CardHeader, ListIcon, LogoOnBackdrop, TrashIcon } from '@logovote/ui';
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 
 import { formatCreatedAt, PLAN_DESCRIPTIONS, votesLabel } from './format';
@@ -21,9 +21,9 @@ function LogoItem({ logo, hidden }: { logo: Logo; hidden: boolean }) {
   const broken = useLogoCheck(logo.filename, true, hidden) === 'broken';
   return (
     <li data-testid="detail-logo" data-broken={broken} className="flex min-w-0 flex-col gap-2 rounded-lg border border-border p-3">
-      <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-white p-2">
+      <LogoOnBackdrop backdrop={logo.backdrop} className="flex aspect-square items-center justify-center overflow-hidden rounded-md p-2">
         <LogoImage filename={logo.filename} alt={logo.originalName} broken={broken} admin={hidden} />
-      </div>
+      </LogoOnBackdrop>
       <div className="flex min-w-0 flex-col gap-0.5">
         {/* The creator's name of the logo, above the spec's file name. */}
         <p className="text-sm font-semibold break-words" data-testid="detail-logo-given-name">

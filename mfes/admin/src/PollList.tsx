@@ -1,5 +1,5 @@
 import type { AdminPoll, Logo } from '@logovote/contracts';
-import { Badge, BarChartIcon, CalendarIcon, cn } from '@logovote/ui';
+import { Badge, BarChartIcon, CalendarIcon, cn, LogoOnBackdrop } from '@logovote/ui';
 import { ADMIN_THUMBNAILS_SHOWN } from '@logovote/web-client';
 import { useId } from 'react';
 
@@ -14,9 +14,10 @@ function Thumbnail({ logo, check, hidden }: { logo: Logo; check: boolean; hidden
   const broken = useLogoCheck(logo.filename, check, hidden) === 'broken';
   return (
     <li data-testid="poll-thumbnail" data-broken={broken} title={logo.name} className="relative size-11 shrink-0">
-      <div
+      <LogoOnBackdrop
+        backdrop={logo.backdrop}
         className={cn(
-          'flex size-full items-center justify-center overflow-hidden rounded-md border border-border bg-white p-1',
+          'flex size-full items-center justify-center overflow-hidden rounded-md border border-border p-1',
           broken && 'border-red-300 bg-red-50',
         )}
       >
@@ -25,7 +26,7 @@ function Thumbnail({ logo, check, hidden }: { logo: Logo; check: boolean; hidden
         ) : (
           <LogoImage filename={logo.filename} alt={logo.originalName} broken={false} admin={hidden} />
         )}
-      </div>
+      </LogoOnBackdrop>
       <Badge
         data-testid="thumbnail-votes"
         className="absolute -top-2 -right-2 min-w-5 justify-center px-1.5 py-0 text-[0.6875rem] leading-5 shadow-sm"

@@ -14,6 +14,7 @@ import {
   DialogTitle,
   EyeOffIcon,
   FlagIcon,
+  LogoOnBackdrop,
   SpinnerIcon,
   TrashIcon,
   toast,
@@ -63,12 +64,14 @@ function ReportedPollItem({ poll, onRestore, onDelete }: Props) {
       </div>
       <ul aria-label="Logos" className="flex flex-wrap gap-2">
         {poll.logos.map((logo) => (
-          <li
-            key={logo.id}
-            className="flex size-16 items-center justify-center overflow-hidden rounded-md border border-border bg-white p-1"
-          >
-            {/* Through the admin API: a hidden poll's public images are refused (docs/moderation.md). */}
-            <LogoImage filename={logo.filename} alt={logo.originalName} broken={false} admin />
+          <li key={logo.id}>
+            <LogoOnBackdrop
+              backdrop={logo.backdrop}
+              className="flex size-16 items-center justify-center overflow-hidden rounded-md border border-border p-1"
+            >
+              {/* Through the admin API: a hidden poll's public images are refused (docs/moderation.md). */}
+              <LogoImage filename={logo.filename} alt={logo.originalName} broken={false} admin />
+            </LogoOnBackdrop>
           </li>
         ))}
       </ul>

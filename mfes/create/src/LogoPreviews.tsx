@@ -1,6 +1,8 @@
-import { Button, Input, Tooltip, TooltipContent, TooltipTrigger, XIcon } from '@logovote/ui';
+import { Button, Input, LogoOnBackdrop, Tooltip, TooltipContent, TooltipTrigger, XIcon } from '@logovote/ui';
 import { MAX_LOGO_NAME_LENGTH } from '@logovote/web-client';
 import { useId } from 'react';
+
+import { useLogoBackdrop } from './use-logo-backdrop';
 
 /** A chosen logo and the name the creator gives it (prefilled with the file name without its extension). */
 export type ChosenLogo = { id: string; file: File; previewUrl: string; name: string };
@@ -39,6 +41,19 @@ function NameField({ logo, position, onRename, disabled }: NameFieldProps) {
   );
 }
 
+/** The chosen logo on the backdrop it will be shown on once the poll exists. */
+function PreviewImage({ logo, position }: { logo: ChosenLogo; position: number }) {
+  const backdrop = useLogoBackdrop(logo.previewUrl);
+  return (
+    <LogoOnBackdrop
+      backdrop={backdrop}
+      className="flex aspect-square items-center justify-center overflow-hidden rounded-lg border border-border p-2"
+    >
+      <img src={logo.previewUrl} alt={`Logo ${position}: ${logo.file.name}`} className="max-h-full max-w-full object-contain" />
+    </LogoOnBackdrop>
+  );
+}
+
 /** The chosen logos, each with its own remove button and name. */
 export function LogoPreviews({ logos, onRemove, onRename, disabled }: Props) {
   if (logos.length === 0) return null;
@@ -46,9 +61,7 @@ export function LogoPreviews({ logos, onRemove, onRename, disabled }: Props) {
     <ul aria-label="Chosen logos" className="grid grid-cols-2 gap-3 sm:grid-cols-4">
       {logos.map((logo, index) => (
         <li key={logo.id} data-testid="logo-preview" className="relative flex min-w-0 flex-col gap-1">
-          <div className="flex aspect-square items-center justify-center overflow-hidden rounded-lg border border-border bg-muted/40 p-2">
-            <img src={logo.previewUrl} alt={`Logo ${index + 1}: ${logo.file.name}`} className="max-h-full max-w-full object-contain" />
-          </div>
+          <PreviewImage logo={logo} position={index + 1} />
           <p className="truncate text-xs text-muted-foreground" title={logo.file.name}>
             {logo.file.name}
           </p>

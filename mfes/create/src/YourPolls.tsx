@@ -1,5 +1,5 @@
 import type { SessionView } from '@logovote/contracts';
-import { Badge, Button, Card, CopyIcon, copyLink, Link, LockIcon, SpinnerIcon, toast, XIcon } from '@logovote/ui';
+import { Badge, Button, Card, CopyIcon, copyLink, Link, LockIcon, LogoOnBackdrop, SpinnerIcon, toast, XIcon } from '@logovote/ui';
 import { api, changeVotingState, HttpError, storedCreatorToken, votingStateOf } from '@logovote/web-client';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
@@ -60,16 +60,17 @@ function YourPoll({ poll }: { poll: RememberedPoll }) {
         <div className="flex items-start gap-3">
           <div className="flex h-8 shrink-0 gap-1 sm:h-10" aria-hidden="true">
             {(session.data?.logos ?? []).slice(0, THUMBNAILS_SHOWN).map((logo) => (
-              <img
-                key={logo.id}
-                src={api.logoUrl(logo.filename)}
-                alt=""
-                width={40}
-                height={40}
-                loading="lazy"
-                decoding="async"
-                className="size-8 rounded-md border border-border bg-white object-contain p-0.5 sm:size-10"
-              />
+              <LogoOnBackdrop key={logo.id} backdrop={logo.backdrop} className="size-8 rounded-md border border-border p-0.5 sm:size-10">
+                <img
+                  src={api.logoUrl(logo.filename)}
+                  alt=""
+                  width={40}
+                  height={40}
+                  loading="lazy"
+                  decoding="async"
+                  className="size-full object-contain"
+                />
+              </LogoOnBackdrop>
             ))}
           </div>
           <div className="flex min-w-0 flex-1 flex-col gap-0.5">

@@ -10,6 +10,8 @@ export type LogoInContextProps = {
   label: string;
   /** The logo's image URL. */
   src: string;
+  /** The logo's own backdrop (docs/logo-backdrops.md): its swatch comes first. */
+  backdrop: Theme;
   /** The text of the mock-up's tab: the poll's question, or the product's name. */
   tabTitle: string;
   /** Where focus goes back when the dialog closes (the button that opened it). */
@@ -76,18 +78,24 @@ const DENSITIES = [
   { key: 'sharp', name: 'Sharp screen (2x)', short: '2x' },
 ] as const;
 
+type FaviconSwatchProps = { theme: Theme; label: string; bitmaps: FaviconBitmaps; isBackdrop: boolean };
+
 /** The logo at 16 and 32 CSS pixels on one background, as standard and sharp screens show it. */
-function FaviconSwatch({ theme, label, bitmaps }: { theme: Theme; label: string; bitmaps: FaviconBitmaps }) {
+function FaviconSwatch({ theme, label, bitmaps, isBackdrop }: FaviconSwatchProps) {
   return (
     <figure
       data-testid="favicon-swatch"
       data-theme={theme}
+      data-logo-backdrop={isBackdrop}
       className={cn(
         'flex min-w-0 flex-col gap-2 rounded-lg border p-3',
         theme === 'light' ? 'border-border bg-white text-neutral-700' : 'border-neutral-700 bg-neutral-900 text-neutral-300',
       )}
     >
-      <figcaption className="text-xs font-medium">{theme === 'light' ? 'Light background' : 'Dark background'}</figcaption>
+      <figcaption className="text-xs font-medium">
+        {theme === 'light' ? 'Light background' : 'Dark background'}
+        {isBackdrop && <span className="font-normal"> (its backdrop)</span>}
+      </figcaption>
       <div className="grid grid-cols-[auto_2rem_2rem] items-center justify-start gap-x-3 gap-y-2 text-xs">
         {DENSITIES.map((density) => (
           <div key={density.key} className="contents">
@@ -118,7 +126,7 @@ function FaviconSwatch({ theme, label, bitmaps }: { theme: Theme; label: string;
 }
 
 /** The logo at favicon sizes, on light and dark, and in a browser tab; loaded on demand (docs/logo-in-context.md). */
-export default function LogoInContextDialog({ open, onOpenChange, label, src, tabTitle, returnFocusTo }: LogoInContextProps) {
+export default function LogoInContextDialog({ open, onOpenChange, label, src, backdrop, tabTitle, returnFocusTo }: LogoInContextProps) {
   const drawing = useFaviconBitmaps(src);
   const headingId = useId();
   return (
@@ -158,8 +166,9 @@ export default function LogoInContextDialog({ open, onOpenChange, label, src, ta
                 At favicon sizes
               </h3>
               <div className="grid grid-cols-2 gap-3">
-                {(['light', 'dark'] as const).map((theme) => (
-                  <FaviconSwatch key={theme} theme={theme} label={label} bitmaps={drawing.bitmaps} />
+                {/* The logo's own backdrop first: where it shows best; the other shows where it needs a variant. */}
+                {(backdrop === 'light' ? (['light', 'dark'] as const) : (['dark', 'light'] as const)).map((theme) => (
+                  <FaviconSwatch key={theme} theme={theme} label={label} bitmaps={drawing.bitmaps} isBackdrop={theme === backdrop} />
                 ))}
               </div>
               <p className="text-xs text-muted-foreground">

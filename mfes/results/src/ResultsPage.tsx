@@ -1,5 +1,19 @@
 import type { SessionView } from '@logovote/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, Icon, Link, Progress, SpinnerIcon } from '@logovote/ui';
+import {
+  BackdropToggle,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  cn,
+  Icon,
+  Link,
+  LogoOnBackdrop,
+  Progress,
+  SpinnerIcon,
+} from '@logovote/ui';
 import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
@@ -71,7 +85,7 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
         <p data-testid="result-logo-name" className="-mt-2 text-sm break-words text-muted-foreground">
           {logo.name}
         </p>
-        <div className="aspect-square rounded-lg border border-border bg-background p-2 sm:p-4">
+        <LogoOnBackdrop backdrop={logo.backdrop} followsChoice className="aspect-square rounded-lg border border-border p-2 sm:p-4">
           <img
             src={logoUrl(logo.filename)}
             alt={labelWithName(label, logo.name)}
@@ -80,7 +94,7 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
             decoding="async"
             className="size-full object-contain"
           />
-        </div>
+        </LogoOnBackdrop>
         <div className="mt-auto flex flex-col gap-2">
           <p data-testid="vote-count" className="text-lg font-semibold sm:text-xl">
             {votesText(logo.voteCount)}
@@ -94,7 +108,7 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
             {percent}% of total votes
           </p>
           <FavouriteChance verdict={verdict} position={position} />
-          <SeeItSmall label={label} src={logoUrl(logo.filename)} tabTitle={tabTitle} />
+          <SeeItSmall label={label} src={logoUrl(logo.filename)} backdrop={logo.backdrop} tabTitle={tabTitle} />
         </div>
         <ReasonList sessionId={sessionId} logoId={logo.id} label={label} />
       </Card>
@@ -134,6 +148,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
       {session.totalVotes === 0 && <NoVotesPrompt sessionId={session.sessionId} />}
       <ResultsVisibilityNote session={session} />
 
+      <BackdropToggle className="justify-start" />
       <ul aria-label="Logos by votes" className="grid grid-cols-2 gap-3 sm:gap-6">
         {ranked.map((item, position) => (
           <ResultCard

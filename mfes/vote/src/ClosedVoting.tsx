@@ -1,6 +1,6 @@
 import type { Logo, SessionView } from '@logovote/contracts';
 import { labelWithName, rankLogos, votesText } from '@logovote/contracts/ranking';
-import { Button, Card, CardContent, CardDescription, CardHeader, cn, Link, LockIcon, Progress } from '@logovote/ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, cn, Link, LockIcon, LogoOnBackdrop, Progress } from '@logovote/ui';
 
 import { logoUrl } from './logos';
 
@@ -35,7 +35,11 @@ export function ClosedVoting({ session, votedLogoId }: Props) {
         {ranked.map(({ logo, label, percent, isWinner }) => (
           <li key={logo.id} data-testid="final-result" data-logo-id={logo.id}>
             <Card className={cn('flex items-center gap-3 p-3 sm:gap-4 sm:p-4', isWinner && 'border-amber-400 ring-2 ring-amber-400')}>
-              <div className="size-16 shrink-0 rounded-lg border border-border bg-background p-1.5 sm:size-20">
+              <LogoOnBackdrop
+                backdrop={logo.backdrop}
+                followsChoice
+                className="size-16 shrink-0 rounded-lg border border-border p-1.5 sm:size-20"
+              >
                 <img
                   src={logoUrl(logo)}
                   alt={labelWithName(label, logo.name)}
@@ -44,7 +48,7 @@ export function ClosedVoting({ session, votedLogoId }: Props) {
                   decoding="async"
                   className="size-full object-contain"
                 />
-              </div>
+              </LogoOnBackdrop>
               <CardContent className="flex min-w-0 flex-1 flex-col gap-1.5 p-0">
                 <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
                   <h2 className="font-semibold">{label}</h2>

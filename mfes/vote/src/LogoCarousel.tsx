@@ -1,5 +1,5 @@
 import type { Logo } from '@logovote/contracts';
-import { ArrowLeftIcon, Button, CheckIcon, cn } from '@logovote/ui';
+import { ArrowLeftIcon, Button, CheckIcon, cn, LogoOnBackdrop } from '@logovote/ui';
 
 import { LOGO_BOX_PX, logoUrl } from './logos';
 import { ThumbnailRow } from './ThumbnailRow';
@@ -52,17 +52,19 @@ export function LogoCarousel({ logos, index, votedLogoId, showSwipeHint, onPrevi
                 voted && 'border-green-600 ring-2 ring-green-600',
               )}
             >
-              <img
-                src={logoUrl(logo)}
-                alt={logo.name}
-                width={LOGO_BOX_PX}
-                height={LOGO_BOX_PX}
-                decoding="async"
-                // The first logo is the page's largest paint.
-                fetchPriority={index === 0 ? 'high' : 'auto'}
-                draggable={false}
-                className="size-full object-contain"
-              />
+              <LogoOnBackdrop backdrop={logo.backdrop} followsChoice className="absolute inset-0 p-4 sm:p-6">
+                <img
+                  src={logoUrl(logo)}
+                  alt={logo.name}
+                  width={LOGO_BOX_PX}
+                  height={LOGO_BOX_PX}
+                  decoding="async"
+                  // The first logo is the page's largest paint.
+                  fetchPriority={index === 0 ? 'high' : 'auto'}
+                  draggable={false}
+                  className="size-full object-contain"
+                />
+              </LogoOnBackdrop>
               {voted && (
                 <span
                   data-testid="voted-check"

@@ -1,5 +1,17 @@
 import type { Logo, SessionView } from '@logovote/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, CheckIcon, cn, Link, SpinnerIcon } from '@logovote/ui';
+import {
+  BackdropToggle,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CheckIcon,
+  cn,
+  Link,
+  LogoOnBackdrop,
+  SpinnerIcon,
+} from '@logovote/ui';
 import { lazy, Suspense, useEffect, useId, useRef, useState, type RefObject } from 'react';
 
 import { ClosedVoting } from './ClosedVoting';
@@ -189,6 +201,7 @@ function VotingView({ session, voting }: VotingViewProps) {
       </div>
 
       {/* After the bar, so the keyboard reaches the vote first. */}
+      <BackdropToggle className="mt-4" />
       <ReportPoll sessionId={session.sessionId} />
 
       {voting.votedThisVisit && (
@@ -223,7 +236,11 @@ function VoteConfirmation({ session, logoId, onChangeVote }: VoteConfirmationPro
         {logo && (
           <>
             <p className="text-sm font-medium">You voted for:</p>
-            <div className="aspect-square w-48 rounded-xl border border-border bg-card p-3 shadow-sm">
+            <LogoOnBackdrop
+              backdrop={logo.backdrop}
+              followsChoice
+              className="aspect-square w-48 rounded-xl border border-border p-3 shadow-sm"
+            >
               <img
                 src={logoUrl(logo)}
                 alt={logo.name}
@@ -234,7 +251,7 @@ function VoteConfirmation({ session, logoId, onChangeVote }: VoteConfirmationPro
                 data-testid="voted-logo"
                 className="size-full object-contain"
               />
-            </div>
+            </LogoOnBackdrop>
             <p data-testid="voted-logo-name" className="max-w-full text-base font-medium break-words">
               {logo.name}
             </p>

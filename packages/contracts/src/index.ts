@@ -20,3 +20,4 @@ export * from './results-visibility';
 export * from './channels';
 export * from './reports';
 export * from './refusals';
+export * from './logo-backdrop';

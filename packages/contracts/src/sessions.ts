@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Channel, ChannelNames } from './channels';
 import { PaymentPlan, SessionId } from './common';
 import { MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGO_NAME_LENGTH, MAX_LOGOS_PER_POLL } from './limits';
+import { LOGO_BACKDROPS } from './logo-backdrop';
 import { LogoOrder, VoterOrderSeed } from './logo-order';
 import { LogoFilename } from './media';
 import { ResultsVisibility } from './results-visibility';
@@ -20,6 +21,8 @@ export const Logo = z.object({
   /** Beyond the spec: the creator's name for the logo, shown beside its 'Logo A' label (by default its file name without the extension). */
   name: z.string(),
   voteCount: z.number().int().nonnegative(),
+  /** Beyond the spec: the backdrop the logo is shown on by default, from its pixels (docs/logo-backdrops.md). */
+  backdrop: z.enum(LOGO_BACKDROPS),
 });
 export type Logo = z.infer<typeof Logo>;
 

@@ -1,5 +1,11 @@
 import { dirname, join } from 'node:path';
-import { PREVIEW_IMAGE_HEIGHT as HEIGHT, PREVIEW_IMAGE_WIDTH as WIDTH, MAX_LOGO_PIXELS } from '@logovote/contracts';
+import {
+  BACKDROP_COLOURS,
+  PREVIEW_IMAGE_HEIGHT as HEIGHT,
+  PREVIEW_IMAGE_WIDTH as WIDTH,
+  MAX_LOGO_PIXELS,
+  type LogoBackdrop,
+} from '@logovote/contracts';
 import escapeHtml from 'escape-html';
 import sharp from 'sharp';
 import { SvgTooComplex } from './errors';
@@ -11,6 +17,8 @@ import { SvgRenderTimeout, svgRenderer } from './svg-render';
 export interface PreviewLogo {
   data: Buffer;
   isSvg: boolean;
+  /** The card it is drawn on (docs/logo-backdrops.md). */
+  backdrop: LogoBackdrop;
 }
 
 /**
@@ -23,6 +31,8 @@ const FONT_FILE = join(FONT_DIR, 'Inter_700Bold.ttf');
 const MARGIN = 48;
 const GAP = 24;
 const BACKGROUND = '#f4f4f5';
+/** The cards' outlines: a light card's on the light ground, a dark card's beside other dark ones. */
+const CARD_STROKE: Record<LogoBackdrop, string> = { light: '#e4e4e7', dark: '#3f3f46' };
 const TEXT = '#18181b';
 const MUTED = '#71717a';
 const BRAND_TOP = 36;
@@ -109,7 +119,7 @@ async function fittedLogo(logo: PreviewLogo, side: number, settings: SvgSettings
 
 /**
  * The link preview of a poll (Open Graph's large card, 1200×630 PNG): the question (or a default line) above
- * its 1-4 logos, each fitted into a white card on a neutral ground. The cards are an SVG made of numbers only;
+ * its 1-4 logos, each fitted into a card of its backdrop's colour on a neutral ground. The cards are an SVG made of numbers and fixed colours only;
  * the question reaches Pango escaped, never an SVG document.
  */
 export async function renderLinkPreview(
@@ -121,13 +131,13 @@ export async function renderLinkPreview(
   const side = Math.floor(Math.min(LOGOS_HEIGHT, (WIDTH - 2 * MARGIN - (count - 1) * GAP) / count));
   const rowLeft = Math.round((WIDTH - (count * side + (count - 1) * GAP)) / 2);
   const rowTop = LOGOS_TOP + Math.round((LOGOS_HEIGHT - side) / 2);
-  const cards = logos.map((_, index) => ({ left: rowLeft + index * (side + GAP), top: rowTop }));
+  const cards = logos.map((logo, index) => ({ left: rowLeft + index * (side + GAP), top: rowTop, backdrop: logo.backdrop }));
   const padding = Math.round(side * 0.08);
 
   const ground = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}"><rect width="100%" height="100%" fill="${BACKGROUND}"/>${cards
     .map(
-      ({ left, top }) =>
-        `<rect x="${left}" y="${top}" width="${side}" height="${side}" rx="20" fill="#ffffff" stroke="#e4e4e7" stroke-width="2"/>`,
+      ({ left, top, backdrop }) =>
+        `<rect x="${left}" y="${top}" width="${side}" height="${side}" rx="20" fill="${BACKDROP_COLOURS[backdrop]}" stroke="${CARD_STROKE[backdrop]}" stroke-width="2"/>`,
     )
     .join('')}</svg>`;
   const layers: Placed[] = await Promise.all([

@@ -1,8 +1,9 @@
 import { open, readFile } from 'node:fs/promises';
-import { MAX_LOGO_PIXELS } from '@logovote/contracts';
+import { MAX_LOGO_PIXELS, type LogoAppearance } from '@logovote/contracts';
 import sharp from 'sharp';
 import { SvgTooComplex, UploadRejected } from './errors';
 import { IMAGE_FORMATS, SNIFF_BYTES, sniffImageFormat, type FormatInfo, type ImageFormat } from './formats';
+import { logoPixels } from './logo-pixels';
 import type { ModerationImage, ModerationProvider, ModerationVerdict } from './moderation/provider';
 import type { UploadedFile } from './multipart';
 import { DEFAULT_SVG_SETTINGS, type SvgSettings } from './svg-costs';
@@ -22,6 +23,8 @@ export interface InspectedImage extends FormatInfo {
   height: number;
   size: number;
   moderation: ModerationVerdict;
+  /** What its pixels look like, for the backdrop it is shown on (docs/logo-backdrops.md). */
+  appearance: LogoAppearance;
 }
 
 export interface UploadPipelineOptions {
@@ -74,36 +77,35 @@ async function checkedSvg(file: UploadedFile, settings: SvgSettings): Promise<Bu
   return bytes;
 }
 
-/** What the checks after decoding need: the decoded format and size, and the preview when within the pixel limit. */
+/**
+ * What the checks after decoding need: the decoded format and size, and within the pixel limit the preview and
+ * the appearance.
+ */
 interface Decoded {
   format: string | undefined;
   width: number | undefined;
   height: number | undefined;
   preview?: ModerationImage;
+  appearance?: LogoAppearance;
 }
 
 async function decodeRaster(path: string, maxPixels: number): Promise<Decoded> {
   // Reading the header costs nothing whatever the size, so it is read unlimited to name the dimensions.
   const { format, width, height } = await sharp(path, { limitInputPixels: false }).metadata();
   if (!width || !height || width * height > maxPixels) return { format, width, height };
-  // Decoding every pixel (not just the header) proves the file is intact; the small copy feeds moderation.
-  // limitInputPixels makes libvips itself refuse an oversized image too, whatever the header said.
-  const { data, info } = await sharp(path, { limitInputPixels: maxPixels, failOn: 'warning' })
-    .flatten({ background: '#ffffff' })
-    .resize(PREVIEW_SIDE, PREVIEW_SIDE, { fit: 'inside', withoutEnlargement: true })
-    .toColourspace('srgb')
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { format, width, height, preview: { data, width: info.width, height: info.height } };
+  // Decoding every pixel (not just the header) proves the file is intact; the small copy feeds moderation and
+  // the appearance. limitInputPixels makes libvips itself refuse an oversized image too, whatever the header said.
+  const { preview, appearance } = await logoPixels(sharp(path, { limitInputPixels: maxPixels, failOn: 'warning' }), PREVIEW_SIDE);
+  return { format, width, height, preview, appearance };
 }
 
 /** An SVG is drawn in the renderer's child process, under its time budget and at the preview's size at most. */
 async function decodeSvg(renderer: SvgRenderer, svg: Buffer, maxPixels: number): Promise<Decoded> {
-  const { preview, ...header } = await renderer.inspect({ svg, maxPixels, side: PREVIEW_SIDE });
-  if (!preview) return header;
+  const { preview, appearance, ...header } = await renderer.inspect({ svg, maxPixels, side: PREVIEW_SIDE });
+  if (!preview || !appearance) return header;
   return {
     ...header,
+    appearance,
     preview: {
       data: Buffer.from(preview.data.buffer, preview.data.byteOffset, preview.data.byteLength),
       width: preview.width,
@@ -135,9 +137,9 @@ export function createUploadPipeline(options: UploadPipelineOptions): UploadPipe
     });
     // The bytes must decode as the format they start like (a PNG signature on anything else is refused).
     if (decoded.format !== format) throw unreadable(new Error(`decoded as ${String(decoded.format)}`));
-    const { width, height, preview } = decoded;
+    const { width, height, preview, appearance } = decoded;
     if (!width || !height) throw unreadable(new Error('no dimensions'));
-    if (width * height > maxPixels || !preview) {
+    if (width * height > maxPixels || !preview || !appearance) {
       throw new UploadRejected(
         422,
         `"${file.originalName}" is ${width}×${height} pixels; logos may have at most ${maxPixels / 1_000_000} million pixels`,
@@ -155,7 +157,7 @@ export function createUploadPipeline(options: UploadPipelineOptions): UploadPipe
         moderation.rawResponse,
       );
     }
-    return { format, ...IMAGE_FORMATS[format], width, height, size: file.size, moderation };
+    return { format, ...IMAGE_FORMATS[format], width, height, size: file.size, moderation, appearance };
   }
 
   return { moderation: options.moderation, inspect };

@@ -1,7 +1,8 @@
-import { MAX_LOGO_PIXELS } from '@logovote/contracts';
+import { MAX_LOGO_PIXELS, type LogoAppearance } from '@logovote/contracts';
 import sharp from 'sharp';
+import { logoPixels } from './logo-pixels';
 
-/** What the upload pipeline needs of an SVG: its size, and (within the pixel limit) a preview to moderate. */
+/** What the upload pipeline needs of an SVG: its size, and (within the pixel limit) a preview to moderate and its appearance. */
 export interface InspectJob {
   kind: 'inspect';
   svg: Uint8Array;
@@ -25,6 +26,8 @@ export interface InspectResult {
   height: number | undefined;
   /** Raw RGB, absent when the SVG declares more than maxPixels. */
   preview?: { data: Uint8Array; width: number; height: number };
+  /** Absent with the preview. */
+  appearance?: LogoAppearance;
 }
 
 export interface SvgJobRequest {
@@ -49,19 +52,10 @@ async function inspect(job: InspectJob): Promise<InspectResult> {
   // Reading the header costs nothing whatever the size, so it is read unlimited to name the dimensions.
   const { format, width, height } = await sharp(svg, { limitInputPixels: false }).metadata();
   if (!width || !height || width * height > job.maxPixels) return { format, width, height };
-  // Drawing every element (not just the header) proves the file is intact; the small copy feeds moderation.
-  const { data, info } = await sharp(svg, {
-    limitInputPixels: job.maxPixels,
-    failOn: 'warning',
-    density: densityFor(width, height, job.side, false),
-  })
-    .flatten({ background: '#ffffff' })
-    .resize(job.side, job.side, { fit: 'inside', withoutEnlargement: true })
-    .toColourspace('srgb')
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { format, width, height, preview: { data, width: info.width, height: info.height } };
+  // Drawing every element (not just the header) proves the file is intact; the small copy feeds moderation and the appearance.
+  const image = sharp(svg, { limitInputPixels: job.maxPixels, failOn: 'warning', density: densityFor(width, height, job.side, false) });
+  const { preview, appearance } = await logoPixels(image, job.side);
+  return { format, width, height, preview, appearance };
 }
 
 async function fit(job: FitJob): Promise<Uint8Array> {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { logoBackdrop } from '@logovote/contracts';
 import sharp from 'sharp';
 import {
   DEFAULT_SVG_SETTINGS,
@@ -64,6 +65,23 @@ describe('the upload pipeline', () => {
     for (const [name, bytes] of variants) {
       const image = await pipeline.inspect(fileOf(bytes, name));
       expect([name, image.width, image.height, image.moderation.isValid]).toEqual([name, 40, 30, true]);
+    }
+  });
+
+  it('measures each logo once: a white mark on a transparent ground goes on dark, a black one and an opaque one on light', async () => {
+    const mark = (colour: string, ground: string) =>
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="${ground}"/><circle cx="32" cy="32" r="20" fill="${colour}"/></svg>`,
+      );
+    const cases: [string, Buffer, boolean, 'light' | 'dark'][] = [
+      ['white.png', await sharp(mark('#ffffff', 'none')).png().toBuffer(), true, 'dark'],
+      ['black.webp', await sharp(mark('#000000', 'none')).webp({ lossless: true }).toBuffer(), true, 'light'],
+      ['white.svg', mark('#ffffff', 'none'), true, 'dark'],
+      ['white-on-blue.jpg', await sharp(mark('#ffffff', '#1d4ed8')).jpeg().toBuffer(), false, 'light'],
+    ];
+    for (const [name, bytes, transparent, backdrop] of cases) {
+      const { appearance } = await pipeline.inspect(fileOf(bytes, name));
+      expect([name, appearance.transparent, logoBackdrop(appearance)]).toEqual([name, transparent, backdrop]);
     }
   });
 

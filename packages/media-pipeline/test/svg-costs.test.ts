@@ -162,10 +162,10 @@ describe('SVG renderer', () => {
   });
 
   it('draws a link preview of an SVG logo, and refuses one over the limits with a 422 rather than drawing it', async () => {
-    const logo = { data: Buffer.from(doc('<circle cx="32" cy="32" r="24" fill="#1e5ac8"/>')), isSvg: true };
+    const logo = { data: Buffer.from(doc('<circle cx="32" cy="32" r="24" fill="#1e5ac8"/>')), isSvg: true, backdrop: 'light' as const };
     const preview = await renderLinkPreview([logo], 'Which one?');
     expect((await sharp(preview).metadata()).width).toBe(1200);
-    const bomb = { data: nestedUseSvg(8), isSvg: true };
+    const bomb = { data: nestedUseSvg(8), isSvg: true, backdrop: 'light' as const };
     const refusal = await renderLinkPreview([logo, bomb], 'Which one?').catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(SvgTooComplex);
     expect(refusal).toMatchObject({ status: 422, message: expect.stringMatching(/^A logo of this poll is too complex to draw safely/) });

@@ -1,5 +1,23 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { LogoOrder, PaymentPlan, ResultsVisibility, SessionId, defaultLogoName } from '@logovote/contracts';
+import {
+  LogoOrder,
+  PaymentPlan,
+  ResultsVisibility,
+  SessionId,
+  defaultLogoName,
+  logoBackdrop,
+  type LogoBackdrop,
+} from '@logovote/contracts';
+
+/** What a logo's pixels look like, measured once at upload (LogoAppearance, docs/logo-backdrops.md). */
+const logoAppearanceSchema = new Schema(
+  {
+    transparent: { type: Boolean, required: true },
+    darkLuminance: { type: Number, required: true },
+    lightLuminance: { type: Number, required: true },
+  },
+  { _id: false },
+);
 
 const storedLogoSchema = new Schema(
   {
@@ -12,6 +30,8 @@ const storedLogoSchema = new Schema(
     name: { type: String },
     contentType: { type: String, required: true },
     size: { type: Number, required: true },
+    /** Absent on polls stored before logos were measured (see storedLogoBackdrop). */
+    appearance: { type: logoAppearanceSchema },
   },
   { _id: false },
 );
@@ -80,6 +100,9 @@ export const PollModel = model('Poll', pollSchema);
 
 /** A stored logo's name, the default (its file name without the extension) for a logo stored without one. */
 export const logoName = (logo: Pick<StoredLogo, 'name' | 'originalName'>): string => logo.name ?? defaultLogoName(logo.originalName);
+
+/** The backdrop a stored logo is shown on; a logo stored without its appearance gets the light one. */
+export const storedLogoBackdrop = (logo: Pick<StoredLogo, 'appearance'>): LogoBackdrop => logoBackdrop(logo.appearance);
 
 /** The filter for a poll that may be shown and voted on (not half-created, not being deleted). */
 export function activePoll(pollId: string): { _id: string; state: 'active' } {

@@ -35,3 +35,4 @@ export { navigate, subscribeToLocation, NAVIGATE_EVENT, type NavigateOptions } f
 export { useLocation, type Location } from './router/use-location';
 export { matchPath } from './router/match-path';
 export { Link, type LinkProps } from './router/link';
+export { BackdropToggle, LogoOnBackdrop } from './components/logo-backdrop';

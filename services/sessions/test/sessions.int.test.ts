@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import request from 'supertest';
 import { CSRF_COOKIE, CSRF_REJECTED } from '@logovote/service-kit';
 import { CreatedSession, LogoFilename, SessionView } from '@logovote/contracts';
@@ -191,6 +192,30 @@ describe('GET /api/sessions/:sessionId', () => {
     // The same browser (cookie) gets the same token; another browser gets another.
     expect((await agent.get(`/api/sessions/${created.sessionId}`)).body.csrfToken).toBe(view.csrfToken);
     expect((await request(bed.server).get(`/api/sessions/${created.sessionId}`)).body.csrfToken).not.toBe(view.csrfToken);
+  });
+
+  it("answers each logo's backdrop from the appearance stored at upload, and light for a logo stored without one", async () => {
+    const disc = (fill: string) =>
+      sharp(
+        Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="20" fill="${fill}"/></svg>`),
+      )
+        .png()
+        .toBuffer();
+    const created = await createdSession(bed.server, [
+      ['white.png', await disc('#ffffff')],
+      ['black.png', await disc('#000000')],
+    ]);
+    expect(created.logos.map((logo) => logo.backdrop)).toEqual(['dark', 'light']);
+    const stored = await PollModel.findById(created.sessionId).lean();
+    expect(stored?.logos[0]?.appearance).toMatchObject({
+      transparent: true,
+      darkLuminance: expect.any(Number),
+      lightLuminance: expect.any(Number),
+    });
+
+    await PollModel.updateOne({ _id: created.sessionId }, { $unset: { 'logos.0.appearance': '' } });
+    const res = await request(bed.server).get(`/api/sessions/${created.sessionId}`);
+    expect(SessionView.parse(res.body).logos.map((logo) => logo.backdrop)).toEqual(['light', 'light']);
   });
 
   it.each([

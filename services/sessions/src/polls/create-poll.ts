@@ -103,6 +103,7 @@ export async function createPoll(
       name: name || defaultLogoName(file.originalName),
       contentType: image.contentType,
       size: image.size,
+      appearance: image.appearance,
     },
   }));
   const stored: StoredLogo[] = uploads.map(({ logo }) => logo);

@@ -9,7 +9,7 @@ import {
   type LinkPreviewPage,
 } from '@logovote/contracts';
 import { DEFAULT_PREVIEW_TITLE, renderLinkPreview, type SvgSettings } from '@logovote/media-pipeline';
-import { PollModel, activePoll, logoName, type Poll } from '@logovote/models';
+import { PollModel, activePoll, logoName, storedLogoBackdrop, type Poll } from '@logovote/models';
 import { HttpError, type ObjectStore } from '@logovote/service-kit';
 import escapeHtml from 'escape-html';
 import { isMissing, previewObjectName } from './object-store';
@@ -37,7 +37,11 @@ async function readLogo(store: ObjectStore, filename: string): Promise<Buffer> {
 /** Makes and stores the poll's preview. Two first requests may both do it: each writes the same image, whole. */
 async function createPreview(store: ObjectStore, poll: PreviewedPoll, svg: SvgSettings): Promise<PreviewImage> {
   const logos = await Promise.all(
-    poll.logos.map(async (logo) => ({ data: await readLogo(store, logo.filename), isSvg: logo.contentType === 'image/svg+xml' })),
+    poll.logos.map(async (logo) => ({
+      data: await readLogo(store, logo.filename),
+      isSvg: logo.contentType === 'image/svg+xml',
+      backdrop: storedLogoBackdrop(logo),
+    })),
   );
   const image = await renderLinkPreview(logos, poll.feedbackPrompt ?? undefined, svg);
   const name = previewObjectName(poll._id);

@@ -1,5 +1,5 @@
 import type { Logo } from '@logovote/contracts';
-import { logoName, type StoredLogo, voteLedger } from '@logovote/models';
+import { logoName, storedLogoBackdrop, type StoredLogo, voteLedger } from '@logovote/models';
 
 /** The public view of a poll's logos with their current counts (from the votes collection). */
 export function logosWithCounts(logos: StoredLogo[], counts: Map<string, number> | undefined): Logo[] {
@@ -9,6 +9,7 @@ export function logosWithCounts(logos: StoredLogo[], counts: Map<string, number>
     originalName: logo.originalName,
     name: logoName(logo),
     voteCount: counts?.get(logo.id) ?? 0,
+    backdrop: storedLogoBackdrop(logo),
   }));
 }
 
