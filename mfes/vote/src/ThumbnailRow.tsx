@@ -31,14 +31,14 @@ export function ThumbnailRow({ logos, index, votedLogoId, onSelect }: Props) {
             onClick={() => onSelect(i)}
             className={cn(
               // 56 px: above the 44 px a finger needs.
-              'relative size-14 overflow-hidden rounded-lg border border-border bg-card shadow-sm outline-none transition-shadow',
+              'relative size-14 rounded-lg border border-border bg-card shadow-sm outline-none transition-shadow',
               'hover:border-muted-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
               current && 'border-primary ring-2 ring-primary hover:border-primary',
               voted && !current && 'border-green-600',
             )}
           >
             {/* The button's name is the logo's: the picture adds nothing for a screen reader. */}
-            <LogoOnBackdrop backdrop={logo.backdrop} followsChoice className="size-full p-1.5">
+            <LogoOnBackdrop backdrop={logo.backdrop} followsChoice className="size-full rounded-[inherit] p-1.5">
               <img src={logoUrl(logo)} alt="" decoding="async" fetchPriority="low" draggable={false} className="size-full object-contain" />
             </LogoOnBackdrop>
             {voted && (
