@@ -4,7 +4,7 @@ import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf } from '@l
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
-import { labelWithName, rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
+import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import type { Verdict } from '@logovote/contracts/verdict';
 import { ChannelResults } from './ChannelResults';
 import { ConfidenceVerdict, FavouriteChance, useVerdict, WinnerQualifier } from './ConfidenceVerdict';
