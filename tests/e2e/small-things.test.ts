@@ -5,9 +5,11 @@
  * dialog gives the focus back to its opener, and the results' not-found screen has a way home. Screenshots:
  * test-results/screenshots/small-things-*.png.
  */
+import { mailCatcherClient } from '@logovote/devstack';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { screenshotPath } from '../support/browser';
 import { apiVoter, createPoll, randomFingerprint, visitPollScreen, voteThroughApi } from '../support/polls';
+import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
   expectFocusReturnsTo,
@@ -22,6 +24,7 @@ import {
 } from '../support/web';
 
 const browser = useBrowser();
+const { mailApiUrl } = testStack();
 
 /** The phone of issue 35: 390 x 844 with a touch screen. */
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -234,7 +237,7 @@ describe('the creation page', () => {
   });
 
   it.each(VIEWPORTS)(
-    'says an invalid address in plain words with a retry, and gives the focus back to Get Votes! on closing, on a %s',
+    'says an invalid address in plain words with a retry, e-mails the links with the logos, and gives the focus back to Get Votes! on closing, on a %s',
     async (viewport) => {
       const page = await openDevice(viewport);
       await visit(page, '/', '[data-remote="create"]');
@@ -275,6 +278,16 @@ describe('the creation page', () => {
       await page.getByRole('button', { name: 'Try again' }).click();
       await atStep(page, 'email');
       await expect(field.inputValue()).resolves.toBe('me@example');
+
+      // Corrected: the links e-mail names the poll by its logos (no question) and shows each one small.
+      const address = `small-things-${viewport}-${Date.now()}@example.com`;
+      await field.fill(address);
+      await page.getByRole('button', { name: 'Send Links' }).click();
+      await atStep(page, 'sent');
+      await expect(dialog(page).getByRole('heading', { name: 'Email Sent!' }).count()).resolves.toBe(1);
+      const mail = await mailCatcherClient(mailApiUrl).waitFor((caught) => caught.to.includes(address));
+      expect(mail.subject).toBe('Your LogoVote poll is ready: logo-ring, logo-wave');
+      expect(mail.attachments.map((attachment) => attachment.contentType)).toEqual(['image/png', 'image/png']);
 
       await page.keyboard.press('Escape');
       await dialog(page).waitFor({ state: 'detached' });
