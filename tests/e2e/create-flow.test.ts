@@ -15,6 +15,7 @@ import {
   useBrowser,
   visit,
   waitForEvent,
+  type FilePayload,
   type ViewportName,
 } from '../support/web';
 
@@ -252,9 +253,9 @@ describe('creating a poll', () => {
     await atStep(page, 'email');
     await expect(adminPoll(session.sessionId)).resolves.toMatchObject({ paymentPlan: 'bulk' });
 
-    // An address the notify service refuses: the sent step still follows, with the error.
+    // An address the input's e-mail check takes but the notify service refuses: the sent step still follows, with the error.
     await page.getByLabel('Email address').focus();
-    await page.keyboard.type('not-an-email');
+    await page.keyboard.type('me@example');
     await page.keyboard.press('Enter');
     await atStep(page, 'sent');
     await expect(dialog(page).getByRole('heading', { name: 'Email Not Sent' }).count()).resolves.toBe(1);
@@ -289,18 +290,23 @@ describe('creating a poll', () => {
 });
 
 describe('creation failures (spec section 8)', () => {
-  async function failCreation(page: Page, logos: string[]): Promise<void> {
-    await picker(page).setInputFiles(logos.map(fixture));
+  async function failCreation(page: Page, logos: (string | FilePayload)[]): Promise<void> {
+    await picker(page).setInputFiles(logos.map((logo) => (typeof logo === 'string' ? fixture(logo) : logo)));
     await getVotes(page).click();
   }
 
   it("shows the server's message when it refuses the logos, closes the dialog and keeps the page usable", async () => {
     const { page } = await openLanding('desktop');
-    await failCreation(page, ['logo-ring.png', 'not-an-image.png']);
+    // An SVG the browser draws, refused by the server for its script: the message names the file.
+    const scripted = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><script>alert(1)</script><circle cx="32" cy="32" r="30"/></svg>',
+    );
+    await failCreation(page, ['logo-ring.png', { name: 'scripted.svg', mimeType: 'image/svg+xml', buffer: scripted }]);
     const shown = await expectToast(page, 'Error');
     await expect(shown.getAttribute('data-variant')).resolves.toBe('destructive');
     const text = await shown.innerText();
     expect(text).not.toContain('Failed to create survey');
+    expect(text).toContain('"scripted.svg"');
     await dialog(page).waitFor({ state: 'detached' });
     await expect(getVotes(page).isEnabled()).resolves.toBe(true);
     await shoot(page, 'create-failure-server-message-desktop');

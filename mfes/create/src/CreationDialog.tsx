@@ -18,10 +18,10 @@ import {
   SpinnerIcon,
 } from '@logovote/ui';
 import { manageUrl } from '@logovote/web-client';
-import { useId, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 
 import { CopyableLink, PollLinks } from './PollLinks';
-import type { CreationFlow } from './use-creation-flow';
+import { EMAIL_INVALID, type CreationFlow } from './use-creation-flow';
 
 const PLANS: { value: PaymentPlan; name: string; price: string; detail: string }[] = [
   {
@@ -112,8 +112,18 @@ function goToPoll(votingUrl: string) {
 
 function EmailStep({ flow }: { flow: CreationFlow }) {
   const inputId = useId();
+  const errorId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // The input's own e-mail type check (spec section 5), said in words under the field before anything is sent.
+  const [invalid, setInvalid] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (flow.email.trim() && input.current?.validity.typeMismatch) {
+      setInvalid(true);
+      input.current.focus();
+      return;
+    }
+    setInvalid(false);
     flow.sendEmail();
   };
   return (
@@ -125,14 +135,25 @@ function EmailStep({ flow }: { flow: CreationFlow }) {
       <div className="flex flex-col gap-2">
         <Label htmlFor={inputId}>Email address</Label>
         <Input
+          ref={input}
           id={inputId}
           type="email"
           autoComplete="email"
           autoFocus
           placeholder="you@example.com"
           value={flow.email}
-          onChange={(event) => flow.setEmail(event.target.value)}
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? errorId : undefined}
+          onChange={(event) => {
+            flow.setEmail(event.target.value);
+            setInvalid(false);
+          }}
         />
+        {invalid && (
+          <p id={errorId} data-testid="email-invalid" className="text-sm font-medium text-destructive">
+            {EMAIL_INVALID}
+          </p>
+        )}
       </div>
       {flow.session && <PollLinks votingUrl={flow.session.votingUrl} resultsUrl={flow.session.resultsUrl} />}
       <DialogFooter>
@@ -184,6 +205,11 @@ function SentStep({ flow }: { flow: CreationFlow }) {
         </div>
       )}
       <DialogFooter>
+        {!flow.emailSent && (
+          <Button variant="outline" onClick={flow.retryEmail}>
+            Try again
+          </Button>
+        )}
         <Button autoFocus onClick={() => session && goToPoll(session.votingUrl)}>
           Start Voting Now
         </Button>
@@ -193,7 +219,7 @@ function SentStep({ flow }: { flow: CreationFlow }) {
 }
 
 /** The creation dialog (spec section 4), loaded on demand. */
-export default function CreationDialog({ flow }: { flow: CreationFlow }) {
+export default function CreationDialog({ flow, opener }: { flow: CreationFlow; opener: RefObject<HTMLButtonElement | null> }) {
   const creating = flow.step === 'creating';
   return (
     <Dialog
@@ -209,6 +235,11 @@ export default function CreationDialog({ flow }: { flow: CreationFlow }) {
         // While the logos upload there is nothing to close: the dialog leaves by itself on success or failure.
         onEscapeKeyDown={(event) => creating && event.preventDefault()}
         onInteractOutside={(event) => creating && event.preventDefault()}
+        // Back to 'Get Votes!': it was disabled while the poll was made, so the element focused before the dialog is gone.
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          opener.current?.focus();
+        }}
       >
         {flow.step === 'creating' && <CreatingStep flow={flow} />}
         {flow.step === 'plan' && <PlanStep flow={flow} />}

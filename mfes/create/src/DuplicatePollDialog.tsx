@@ -1,5 +1,7 @@
 import { Button, Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, navigate } from '@logovote/ui';
 
+import type { RefObject } from 'react';
+
 import { PollLinks } from './PollLinks';
 import type { CreationFlow } from './use-creation-flow';
 
@@ -7,11 +9,17 @@ import type { CreationFlow } from './use-creation-flow';
  * A second 'Get Votes!' with the logos and question of a poll this browser made and left unfinished
  * (docs/your-polls.md): that poll is offered, and a new one is made only when asked for.
  */
-export default function DuplicatePollDialog({ flow }: { flow: CreationFlow }) {
+export default function DuplicatePollDialog({ flow, opener }: { flow: CreationFlow; opener: RefObject<HTMLButtonElement | null> }) {
   const poll = flow.duplicate;
   return (
     <Dialog open={poll !== null} onOpenChange={(open) => !open && flow.dismissDuplicate()}>
-      <DialogContent data-testid="duplicate-poll-dialog">
+      <DialogContent
+        data-testid="duplicate-poll-dialog"
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          opener.current?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>You already made a poll with these logos</DialogTitle>
           <DialogDescription>

@@ -7,9 +7,11 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { ChannelsChoice } from './ChannelsChoice';
 import { LANDING_TITLE } from './landing-copy';
 import { selectLogos } from './logo-selection';
+import { unreadableLogos } from './readable-images';
 import { LogoPreviews, type ChosenLogo } from './LogoPreviews';
 import { mayHaveRememberedPolls } from './remembered-polls-key';
 import { ResultsVisibilityChoice } from './ResultsVisibilityChoice';
+import { UnreadableFiles } from './UnreadableFiles';
 import { UploadArea } from './UploadArea';
 import { useCreationFlow } from './use-creation-flow';
 
@@ -72,7 +74,14 @@ export default function LandingPage(_props: LandingPageProps) {
   const [resultsVisibility, setResultsVisibility] = useState<ResultsVisibility>('everyone');
   // Beyond the spec (docs/channels.md): none unless the creator names audiences.
   const [channels, setChannels] = useState<string[]>([]);
+  // Files of the last pick that the browser could not draw, named under the picker.
+  const [unreadable, setUnreadable] = useState<string[]>([]);
   const flow = useCreationFlow();
+  const getVotesButton = useRef<HTMLButtonElement>(null);
+  // The image checks of the picks (readable-images.ts) still running, and the logos they refused: 'Get Votes!'
+  // waits for them, so a file the browser cannot draw is never sent.
+  const imageChecks = useRef<Promise<void>>(Promise.resolve());
+  const refusedLogoIds = useRef(new Set<string>());
   const [madePolls] = useState(mayHaveRememberedPolls);
   const logosRef = useRef(logos);
   logosRef.current = logos;
@@ -89,6 +98,14 @@ export default function LandingPage(_props: LandingPageProps) {
   useEffect(() => {
     if (hasLogos) void loadCreationDialog();
   }, [hasLogos]);
+
+  const removeLogo = (id: string) => {
+    setLogos((current) => {
+      const removed = current.find((logo) => logo.id === id);
+      if (removed) URL.revokeObjectURL(removed.previewUrl);
+      return current.filter((logo) => logo.id !== id);
+    });
+  };
 
   const addFiles = (files: File[]) => {
     const selection = selectLogos(logos.length, files);
@@ -113,6 +130,7 @@ export default function LandingPage(_props: LandingPageProps) {
         variant: 'destructive',
       });
     }
+    setUnreadable([]);
     if (selection.accepted.length === 0) return;
     const added = selection.accepted.map((file) => ({
       id: `logo-${(nextLogoId += 1)}`,
@@ -121,34 +139,37 @@ export default function LandingPage(_props: LandingPageProps) {
       name: defaultLogoName(file.name),
     }));
     setLogos((current) => [...current, ...added]);
-  };
-
-  const removeLogo = (id: string) => {
-    setLogos((current) => {
-      const removed = current.find((logo) => logo.id === id);
-      if (removed) URL.revokeObjectURL(removed.previewUrl);
-      return current.filter((logo) => logo.id !== id);
+    const check = unreadableLogos(added).then((refused) => {
+      if (refused.length === 0) return;
+      refused.forEach((logo) => {
+        refusedLogoIds.current.add(logo.id);
+        removeLogo(logo.id);
+      });
+      setUnreadable(refused.map((logo) => logo.file.name));
     });
+    imageChecks.current = Promise.all([imageChecks.current, check]).then(() => undefined);
   };
 
   const renameLogo = (id: string, name: string) => {
     setLogos((current) => current.map((logo) => (logo.id === id ? { ...logo, name } : logo)));
   };
 
-  const getVotes = () => {
+  const getVotes = async () => {
     if (flow.isCreating) return;
-    if (logos.length === 0) {
+    await imageChecks.current;
+    const chosen = logosRef.current.filter((logo) => !refusedLogoIds.current.has(logo.id));
+    if (chosen.length === 0) {
       toast({ title: 'No logos uploaded', description: 'Please upload at least one logo to start voting.', variant: 'destructive' });
       return;
     }
-    if (logos.length === 1) {
+    if (chosen.length === 1) {
       // Spec section 5: no request for a single logo.
       toast({ title: 'Congratulations!', description: 'Everyone voted for the only logo you uploaded 😁' });
       return;
     }
     void flow.start({
-      logos: logos.map((logo) => logo.file),
-      logoNames: logos.map((logo) => logo.name),
+      logos: chosen.map((logo) => logo.file),
+      logoNames: chosen.map((logo) => logo.name),
       feedbackPrompt,
       logoOrder: shuffled ? 'shuffled' : 'fixed',
       sharedNetwork,
@@ -174,6 +195,7 @@ export default function LandingPage(_props: LandingPageProps) {
         <Card>
           <CardContent className="flex flex-col gap-6 pt-6">
             {logos.length < MAX_LOGOS_PER_POLL && <UploadArea chosen={logos.length} onFiles={addFiles} />}
+            <UnreadableFiles names={unreadable} />
             <LogoPreviews logos={logos} onRemove={removeLogo} onRename={renameLogo} disabled={flow.isCreating} />
             {/* Before the question: from the question, Tab goes on to 'Get Votes!'. */}
             <CheckboxOption
@@ -207,8 +229,9 @@ export default function LandingPage(_props: LandingPageProps) {
         {/* Sticky, not fixed: it floats over the form while there is more to scroll, yet never covers the footer. */}
         <div className="pointer-events-none sticky bottom-0 z-40 flex justify-center p-4 sm:p-6">
           <Button
+            ref={getVotesButton}
             size="lg"
-            onClick={getVotes}
+            onClick={() => void getVotes()}
             disabled={flow.isCreating}
             // With no logos the button is disabled for assistive technology and looks disabled, but stays
             // focusable and explains itself with the spec's 'No logos uploaded' toast when pressed.
@@ -228,12 +251,12 @@ export default function LandingPage(_props: LandingPageProps) {
 
         {(flow.open || flow.session) && (
           <Suspense fallback={null}>
-            <CreationDialog flow={flow} />
+            <CreationDialog flow={flow} opener={getVotesButton} />
           </Suspense>
         )}
         {flow.duplicate && (
           <Suspense fallback={null}>
-            <DuplicatePollDialog flow={flow} />
+            <DuplicatePollDialog flow={flow} opener={getVotesButton} />
           </Suspense>
         )}
       </section>

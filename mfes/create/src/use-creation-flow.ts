@@ -16,6 +16,8 @@ export type CreationStep = 'creating' | 'plan' | 'email' | 'sent';
 export const CREATION_FAILED_FALLBACK = 'Failed to create survey. Please try again.';
 export const INCOMPLETE_SESSION = 'Incomplete session data received';
 export const EMAIL_FAILED_FALLBACK = 'Failed to send email';
+/** An address refused as malformed, in plain words (the server's answer names its field: 'email: ...'). */
+export const EMAIL_INVALID = "That doesn't look like an e-mail address. Please check it (for example you@example.com) and try again.";
 const PLAN_FAILED_FALLBACK = 'Failed to save your plan. Please try again.';
 
 export type CreationFlow = ReturnType<typeof useCreationFlow>;
@@ -113,7 +115,9 @@ export function useCreationFlow() {
     },
     onError: (error) => {
       setEmailSent(false);
-      setEmailError(error.message || EMAIL_FAILED_FALLBACK);
+      setEmailError(
+        error.cause instanceof HttpError && error.cause.status === 400 ? EMAIL_INVALID : error.message || EMAIL_FAILED_FALLBACK,
+      );
     },
     // Spec section 4: the sent step follows the attempt, whether it succeeded or failed.
     onSettled: (_answer, _error, { sessionId }) => {
@@ -171,6 +175,13 @@ export function useCreationFlow() {
     if (session) notify.mutate({ sessionId: session.sessionId, address, creatorToken: session.creatorToken });
   };
 
+  /** Back from 'Email Not Sent' to the e-mail step, the address kept for correcting. */
+  const retryEmail = () => {
+    setStep('email');
+    setEmailError('');
+    notify.reset();
+  };
+
   /** Spec section 4: closing resets the step to creating, clears the e-mail and resets the plan to free. */
   const close = () => {
     setOpen(false);
@@ -203,6 +214,7 @@ export function useCreationFlow() {
     dismissDuplicate: () => setDuplicate(null),
     choosePlan,
     sendEmail,
+    retryEmail,
     close,
   };
 }

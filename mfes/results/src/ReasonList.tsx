@@ -1,7 +1,7 @@
-import { Button, SpinnerIcon } from '@logovote/ui';
+import { Button, cn, SpinnerIcon } from '@logovote/ui';
 import { api } from '@logovote/web-client';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 
 /**
  * True once the page has loaded and the browser is idle: reasons are not part of the first paint
@@ -41,13 +41,18 @@ export const reasonsQueryKey = (sessionId: string, logoId?: string) =>
 
 type ReasonListProps = { sessionId: string; logoId: string; label: string };
 
+/** Reasons a card shows before 'Show all': enough to read the mood, few enough that cards stay short on a phone. */
+const PREVIEW_REASONS = 3;
+
 /**
- * 'Why this one?' under a result card (docs/reasons.md): the voters' reasons for this logo,
- * newest first, a page at a time with 'Show more'. The box has a fixed height and scrolls, so neither
- * loading nor more pages move anything on the page (layout shift 0).
+ * 'Why this one?' under a result card (docs/reasons.md): the voters' reasons for this logo, newest first.
+ * The card shows the newest three, each cut to two lines, in a box whose height fits them, so loading
+ * moves nothing on the page (layout shift 0); 'Show all N' opens the list in place, in full, and
+ * 'Show more' then reads older pages. Nothing scrolls inside the page.
  */
 export function ReasonList({ sessionId, logoId, label }: ReasonListProps) {
   const loaded = useAfterPageLoad();
+  const [expanded, setExpanded] = useState(false);
   const reasons = useInfiniteQuery({
     queryKey: reasonsQueryKey(sessionId, logoId),
     queryFn: ({ pageParam }) => api.getReasons(sessionId, logoId, pageParam),
@@ -60,15 +65,17 @@ export function ReasonList({ sessionId, logoId, label }: ReasonListProps) {
     refetchOnWindowFocus: false,
     gcTime: 0,
   });
-  const shown = reasons.data?.pages.flatMap((page) => page.reasons) ?? [];
+  const loadedReasons = reasons.data?.pages.flatMap((page) => page.reasons) ?? [];
+  const shown = expanded ? loadedReasons : loadedReasons.slice(0, PREVIEW_REASONS);
+  const hidden = loadedReasons.length - shown.length;
+  const listId = useId();
 
   return (
     <section
       data-testid="reasons"
+      data-expanded={expanded}
       aria-label={`Why voters chose ${label}`}
-      // Scrolls with the keyboard too: the region itself takes focus.
-      tabIndex={0}
-      className="h-32 overflow-y-auto rounded-md border border-border bg-muted/40 p-2 text-xs sm:h-36 sm:text-sm"
+      className="flex min-h-40 flex-col rounded-md border border-border bg-muted/40 p-2 text-xs sm:min-h-48 sm:text-sm"
     >
       <h3 className="mb-1 font-medium">Why this one?</h3>
       {reasons.isPending && (
@@ -78,11 +85,13 @@ export function ReasonList({ sessionId, logoId, label }: ReasonListProps) {
         </p>
       )}
       {reasons.isError && <p className="text-muted-foreground">Reasons could not be loaded.</p>}
-      {reasons.isSuccess && shown.length === 0 && !reasons.hasNextPage && <p className="text-muted-foreground">No reasons given yet.</p>}
+      {reasons.isSuccess && loadedReasons.length === 0 && !reasons.hasNextPage && (
+        <p className="text-muted-foreground">No reasons given yet.</p>
+      )}
       {shown.length > 0 && (
-        <ul className="flex flex-col gap-1.5">
+        <ul id={listId} className="flex flex-col gap-1.5">
           {shown.map((reason, index) => (
-            <li key={`${reason.at}-${index}`} data-testid="reason" className="break-words">
+            <li key={`${reason.at}-${index}`} data-testid="reason" className={cn('break-words', !expanded && 'line-clamp-2')}>
               <q>{reason.reason}</q>{' '}
               <time dateTime={reason.at} className="text-muted-foreground">
                 {shortDate(reason.at)}
@@ -91,7 +100,20 @@ export function ReasonList({ sessionId, logoId, label }: ReasonListProps) {
           ))}
         </ul>
       )}
-      {reasons.hasNextPage && (
+      {!expanded && (hidden > 0 || reasons.hasNextPage) && (
+        <Button
+          variant="link"
+          size="sm"
+          data-testid="reasons-show-all"
+          aria-expanded={false}
+          aria-controls={listId}
+          onClick={() => setExpanded(true)}
+          className="mt-auto h-auto self-start px-0 py-1 text-xs sm:text-sm"
+        >
+          {reasons.hasNextPage ? 'Show all' : `Show all ${loadedReasons.length}`}
+        </Button>
+      )}
+      {expanded && reasons.hasNextPage && (
         <Button
           variant="link"
           size="sm"
@@ -100,7 +122,7 @@ export function ReasonList({ sessionId, logoId, label }: ReasonListProps) {
           onClick={() => {
             if (!reasons.isFetchingNextPage) void reasons.fetchNextPage();
           }}
-          className="h-auto px-0 py-1 text-xs sm:text-sm"
+          className="h-auto self-start px-0 py-1 text-xs sm:text-sm"
         >
           {reasons.isFetchingNextPage ? 'Loading...' : 'Show more'}
         </Button>

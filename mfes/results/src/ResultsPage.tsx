@@ -18,7 +18,7 @@ import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf } from '@l
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
-import { labelWithName, rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
+import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import type { Verdict } from '@logovote/contracts/verdict';
 import { ChannelResults } from './ChannelResults';
 import { ConfidenceVerdict, FavouriteChance, useVerdict, WinnerQualifier } from './ConfidenceVerdict';
@@ -65,9 +65,16 @@ type ResultCardProps = { ranked: RankedLogo; position: number; verdict: Verdict;
 function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCardProps) {
   const { logo, label, percent, isWinner } = ranked;
   return (
-    <li data-testid="result-card" data-logo-id={logo.id}>
-      <Card className={cn('flex h-full flex-col gap-3 p-3 sm:gap-4 sm:p-5', isWinner && 'border-amber-400 ring-2 ring-amber-400')}>
-        <div className="flex min-h-6 flex-wrap items-center justify-between gap-x-2 gap-y-1">
+    // A card's five parts share rows with its neighbour's (subgrid), so a wrapping badge or a longer name moves
+    // both images alike.
+    <li data-testid="result-card" data-logo-id={logo.id} className="row-span-5 grid grid-rows-subgrid gap-y-0">
+      <Card
+        className={cn(
+          'row-span-5 grid grid-rows-subgrid gap-y-2 p-3 sm:gap-y-3 sm:p-5',
+          isWinner && 'border-amber-400 ring-2 ring-amber-400',
+        )}
+      >
+        <div className="flex min-h-6 flex-wrap items-center justify-between gap-x-2 gap-y-1 self-start">
           <h2 className="font-semibold sm:text-lg">{label}</h2>
           {isWinner && (
             <span className="inline-flex flex-wrap items-center gap-x-1.5 gap-y-0.5">
@@ -82,20 +89,20 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
             </span>
           )}
         </div>
-        <p data-testid="result-logo-name" className="-mt-2 text-sm break-words text-muted-foreground">
+        <p data-testid="result-logo-name" className="-mt-1 text-sm break-words text-muted-foreground sm:-mt-2">
           {logo.name}
         </p>
         <LogoOnBackdrop backdrop={logo.backdrop} followsChoice className="aspect-square rounded-lg border border-border p-2 sm:p-4">
           <img
             src={logoUrl(logo.filename)}
-            alt={labelWithName(label, logo.name)}
+            alt={logo.name}
             width={320}
             height={320}
             decoding="async"
             className="size-full object-contain"
           />
         </LogoOnBackdrop>
-        <div className="mt-auto flex flex-col gap-2">
+        <div className="flex flex-col gap-2">
           <p data-testid="vote-count" className="text-lg font-semibold sm:text-xl">
             {votesText(logo.voteCount)}
           </p>
@@ -262,7 +269,13 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
             <CardDescription>
               {notFound ? "The voting session you're looking for doesn't exist." : 'Please check your connection and try again.'}
             </CardDescription>
-            {!notFound && <Button onClick={() => void results.refetch()}>Try again</Button>}
+            {notFound ? (
+              <Button asChild>
+                <Link to="/">Back to Home</Link>
+              </Button>
+            ) : (
+              <Button onClick={() => void results.refetch()}>Try again</Button>
+            )}
           </CardHeader>
         </Card>
       )}

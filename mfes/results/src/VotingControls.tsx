@@ -1,7 +1,7 @@
 import type { SessionView } from '@logovote/contracts';
 import { Button, Card, LockIcon } from '@logovote/ui';
 import { takeCreatorToken, votingStateOf } from '@logovote/web-client';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 
 // The confirm step is fetched only by the poll's creator (this browser holds the token), when asked for.
 const loadConfirmDialog = () => import(/* webpackChunkName: "voting-state-dialog" */ './VotingStateDialog');
@@ -21,6 +21,7 @@ export function VotingControls({ session, onChanged }: Props) {
   const { closed, closedAt } = votingStateOf(session);
   const [creatorToken] = useState(() => takeCreatorToken(session.sessionId));
   const [confirming, setConfirming] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
   if (!closed && !creatorToken) return null;
   return (
     <Card
@@ -52,6 +53,7 @@ export function VotingControls({ session, onChanged }: Props) {
       {creatorToken && (
         <>
           <Button
+            ref={opener}
             variant={closed ? 'default' : 'outline'}
             className="shrink-0 self-start sm:self-center"
             onClick={() => setConfirming(true)}
@@ -65,6 +67,7 @@ export function VotingControls({ session, onChanged }: Props) {
                 sessionId={session.sessionId}
                 creatorToken={creatorToken}
                 close={!closed}
+                returnFocusTo={opener}
                 onDone={(changed) => {
                   setConfirming(false);
                   if (changed) onChanged();

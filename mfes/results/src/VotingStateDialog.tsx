@@ -11,6 +11,7 @@ import {
 } from '@logovote/ui';
 import { api, changeVotingState, HttpError } from '@logovote/web-client';
 import { useMutation } from '@tanstack/react-query';
+import type { RefObject } from 'react';
 
 const TEXTS = {
   close: {
@@ -39,10 +40,12 @@ type Props = {
   close: boolean;
   /** The dialog is done: `changed` when the server took the change. */
   onDone: (changed: boolean) => void;
+  /** Where focus goes back when the dialog closes (the button that opened it). */
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
 };
 
 /** The confirm step of 'Close voting' and 'Reopen voting' (docs/closing.md), with its toasts. */
-export default function VotingStateDialog({ sessionId, creatorToken, close, onDone }: Props) {
+export default function VotingStateDialog({ sessionId, creatorToken, close, onDone, returnFocusTo }: Props) {
   const texts = close ? TEXTS.close : TEXTS.reopen;
   const change = useMutation({
     mutationFn: () => changeVotingState(api, sessionId, close, creatorToken),
@@ -62,7 +65,15 @@ export default function VotingStateDialog({ sessionId, creatorToken, close, onDo
         if (!open && !change.isPending) onDone(false);
       }}
     >
-      <DialogContent role="alertdialog" data-testid="voting-state-dialog" showClose={false}>
+      <DialogContent
+        role="alertdialog"
+        data-testid="voting-state-dialog"
+        showClose={false}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          returnFocusTo.current?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>{texts.title}</DialogTitle>
           <DialogDescription>{texts.description}</DialogDescription>

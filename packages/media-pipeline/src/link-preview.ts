@@ -99,9 +99,9 @@ async function brandImage(): Promise<Placed> {
 /**
  * A logo fitted into a square of `side` pixels, on a transparent ground. An SVG is checked against the cost
  * limits again (it may have been stored under other limits) and drawn in the renderer's child process, under
- * its time budget, at the size it is fitted to.
+ * its time budget, at the size it is fitted to. The links e-mail's thumbnails are made the same way.
  */
-async function fittedLogo(logo: PreviewLogo, side: number, settings: SvgSettings): Promise<Buffer> {
+export async function fittedLogo(logo: PreviewLogo, side: number, settings: SvgSettings = DEFAULT_SVG_SETTINGS): Promise<Buffer> {
   if (!logo.isSvg) {
     return sharp(logo.data, { limitInputPixels: MAX_LOGO_PIXELS })
       .resize(side, side, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })

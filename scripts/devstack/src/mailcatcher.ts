@@ -64,11 +64,21 @@ export interface CaughtMail {
   html?: string;
   /** Raw MIME headers, lower-cased names. */
   headers: Record<string, string | string[]>;
+  /** Attached files, inline images (with their Content-ID) too. */
+  attachments: CaughtAttachment[];
+}
+
+export interface CaughtAttachment {
+  fileName: string;
+  contentType: string;
+  contentId?: string;
 }
 
 export interface MailCatcherClient {
   /** All caught mails, oldest first. */
   list(): Promise<CaughtMail[]>;
+  /** The bytes of one attachment of a caught mail. */
+  attachment(mailId: string, fileName: string): Promise<Buffer>;
   /** Deletes all caught mails. */
   clear(): Promise<void>;
   /** Polls list() until a mail matches (mail delivery is asynchronous); throws after timeoutMs. */
@@ -90,9 +100,10 @@ interface MailDevEmail {
   html?: string;
   headers?: Record<string, string | string[]>;
   envelope?: { to?: MailDevAddress[] };
+  attachments?: { generatedFileName: string; contentType: string; contentId?: string }[];
 }
 
-/** Client for MailDev's REST API (GET /api/email, DELETE /api/email/all). */
+/** Client for MailDev's REST API (GET /api/email, GET /api/email/{id}/attachment/{file}, DELETE /api/email/all). */
 export function mailCatcherClient(apiUrl: string): MailCatcherClient {
   const base = apiUrl.replace(/\/+$/, '');
   const call = async (method: string, p: string): Promise<unknown> => {
@@ -112,6 +123,11 @@ export function mailCatcherClient(apiUrl: string): MailCatcherClient {
         from: e.from?.[0]?.address ?? '',
         time: e.time,
         headers: e.headers ?? {},
+        attachments: (e.attachments ?? []).map((a) => ({
+          fileName: a.generatedFileName,
+          contentType: a.contentType,
+          ...(a.contentId ? { contentId: a.contentId.replace(/^<|>$/g, '') } : {}),
+        })),
       };
       if (e.text !== undefined) mail.text = e.text;
       if (e.html !== undefined) mail.html = e.html;
@@ -120,6 +136,11 @@ export function mailCatcherClient(apiUrl: string): MailCatcherClient {
   };
   return {
     list,
+    async attachment(mailId, fileName): Promise<Buffer> {
+      const res = await fetch(`${base}/api/email/${encodeURIComponent(mailId)}/attachment/${encodeURIComponent(fileName)}`);
+      if (!res.ok) throw new Error(`MailDev attachment ${fileName}: HTTP ${res.status}`);
+      return Buffer.from(await res.arrayBuffer());
+    },
     async clear(): Promise<void> {
       await call('DELETE', '/api/email/all');
     },

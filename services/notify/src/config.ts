@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { csrfEnv, parseEnv, portEnv, publicOriginEnv, serviceEnv, trustedProxyEnv } from '@logovote/service-kit';
+import { csrfEnv, objectStoreEnv, parseEnv, portEnv, publicOriginEnv, serviceEnv, trustedProxyEnv } from '@logovote/service-kit';
 
 const notifyEnv = serviceEnv
   .extend(portEnv(4004).shape)
   .extend(csrfEnv.shape)
   .extend(publicOriginEnv.shape)
   .extend(trustedProxyEnv.shape)
+  // The logos, read for the e-mail's thumbnails.
+  .extend(objectStoreEnv.shape)
   .extend({
     /** The SMTP server the links are sent through (MailDev locally); smtps:// for TLS, credentials in the URL. */
     SMTP_URL: z

@@ -1,11 +1,20 @@
 import { createTransport } from 'nodemailer';
 import type { Config } from './config';
 
+/** A file sent with the mail; with `cid`, an image the HTML part shows inline (src="cid:..."). */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  cid?: string;
+}
+
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
   html: string;
+  attachments?: MailAttachment[];
 }
 
 export interface Mailer {

@@ -1,4 +1,4 @@
-import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
+import { bootService, connectMongo, createObjectStore, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { createMailer } from './mailer';
@@ -15,7 +15,7 @@ bootService({
     const purger = runInBackground('remove the data of deleted polls', () => purgeNotifyDataOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const mailer = createMailer(config);
     return {
-      app: buildApp({ logger, mailer, config }),
+      app: buildApp({ logger, mailer, store: createObjectStore(config), config }),
       async onShutdown() {
         await purger.stop();
         mailer.close();

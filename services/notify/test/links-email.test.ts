@@ -12,25 +12,52 @@ describe('the links e-mail', () => {
     });
   });
 
-  it('has both links in the text and the HTML part, and fixed wording', () => {
-    const mail = linksEmail('creator@example.com', links);
+  const logos = [{ name: 'Ring', thumbnail: Buffer.from('png bytes') }, { name: 'Wave' }];
+
+  it('has both links in the text and the HTML part', () => {
+    const mail = linksEmail('creator@example.com', links, { logos });
     expect(mail.to).toBe('creator@example.com');
-    expect(mail.subject).toBe('Your LogoVote poll is ready');
     for (const url of [links.votingUrl, links.resultsUrl]) {
       expect(mail.text).toContain(url);
       expect(mail.html).toContain(`<a href="${url}">${url}</a>`);
     }
   });
 
+  it('names the poll in the subject: by its question, cut in an inbox-sized line, or by its logos', () => {
+    expect(linksEmail('c@example.com', links, { logos, question: '  Which one\nfor the vans?  ' }).subject).toBe(
+      'Your LogoVote poll is ready: "Which one for the vans?"',
+    );
+    expect(linksEmail('c@example.com', links, { logos }).subject).toBe('Your LogoVote poll is ready: Ring, Wave');
+    const long = linksEmail('c@example.com', links, { logos, question: 'a'.repeat(200) }).subject;
+    expect([...long.slice('Your LogoVote poll is ready: '.length)]).toHaveLength(70);
+    expect(long.endsWith('…')).toBe(true);
+  });
+
+  it('shows each logo by name, with its thumbnail as an inline image when there is one', () => {
+    const mail = linksEmail('c@example.com', links, { logos, question: 'Which?' });
+    expect(mail.text).toContain('Your question:\n"Which?"\n\nYour logos:\n- Ring\n- Wave');
+    expect(mail.attachments).toEqual([
+      { filename: 'logo-1.png', content: logos[0]!.thumbnail, contentType: 'image/png', cid: 'logo-1@logovote' },
+    ]);
+    expect(mail.html).toContain('<img src="cid:logo-1@logovote" width="64" height="64" alt="Ring"');
+    expect(mail.html).toContain('>Wave</div>');
+  });
+
   it('escapes what it inserts into the HTML', () => {
-    const mail = linksEmail('creator@example.com', pollLinks('https://example.com/a?x=1&y="<b>', 'AbCdEfGhIjKlMnOp'));
+    const mail = linksEmail('creator@example.com', pollLinks('https://example.com/a?x=1&y="<b>', 'AbCdEfGhIjKlMnOp'), {
+      logos: [{ name: '<b>Bold</b> "mark"' }],
+      question: 'Is <i>this</i> & that "fine"?',
+    });
     expect(mail.html).toContain('https://example.com/a?x=1&amp;y=&quot;&lt;b&gt;/vote/AbCdEfGhIjKlMnOp');
+    expect(mail.html).toContain('&lt;b&gt;Bold&lt;/b&gt; &quot;mark&quot;');
+    expect(mail.html).toContain('Is &lt;i&gt;this&lt;/i&gt; &amp; that &quot;fine&quot;?');
     expect(mail.html).not.toContain('<b>');
+    expect(mail.html).not.toContain('<i>');
   });
 });
 
 describe('notify configuration', () => {
-  const required = { CSRF_SECRET: 'c'.repeat(32) };
+  const required = { CSRF_SECRET: 'c'.repeat(32), S3_ACCESS_KEY: 'key', S3_SECRET_KEY: 'secret-key' };
 
   it('has working local defaults', () => {
     expect(loadConfig(required)).toMatchObject({

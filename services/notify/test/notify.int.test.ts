@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
-import { CSRF_REJECTED } from '@logovote/service-kit';
+import { CSRF_REJECTED, type ObjectStore } from '@logovote/service-kit';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED } from '@logovote/contracts';
 import { PollContactModel, PollModel, RateTicketModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
@@ -13,8 +15,11 @@ import {
   createPoll,
   csrfHeaders,
   dropTestDatabase,
+  isolatedStore,
   newSessionId,
+  removeBucket,
   silentLogger,
+  storeSettings,
   testDatabaseUri,
 } from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
@@ -34,17 +39,22 @@ const config = loadConfig({
   SMTP_URL: stack.smtpUrl,
   PUBLIC_ORIGIN: 'https://logovote.example/',
   NOTIFY_EMAILS_PER_POLL_PER_HOUR: '2',
+  // The tests' own bucket (isolatedStore) replaces the configured one.
+  ...storeSettings('notify-logos'),
 });
 let mailer: Mailer;
+let store: ObjectStore;
 let server: Server;
 
 beforeAll(async () => {
   await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
   mailer = createMailer(config);
-  server = createServer(buildApp({ logger: silentLogger, mailer, config }).callback());
+  store = await isolatedStore('notify');
+  server = createServer(buildApp({ logger: silentLogger, mailer, store, config }).callback());
 });
 afterAll(async () => {
   mailer.close();
+  await removeBucket(store);
   await dropTestDatabase();
 });
 
@@ -81,7 +91,10 @@ it('e-mails the voting and results links, in text and HTML, and records the crea
   expect(caught.to).toEqual([address]);
   expect(caught.envelopeTo).toEqual([address]);
   expect(caught.from).toBe('no-reply@logovote.local');
-  expect(caught.subject).toBe('Your LogoVote poll is ready');
+  // No question: the logos' names name the poll. Their files are not in the store: the names go without images.
+  expect(caught.subject).toBe('Your LogoVote poll is ready: logo-0, logo-1, logo-2');
+  expect(caught.text).toContain('Your logos:\n- logo-0\n- logo-1\n- logo-2');
+  expect(caught.attachments).toEqual([]);
   const votingUrl = `https://logovote.example/vote/${sessionId}`;
   const resultsUrl = `https://logovote.example/results/${sessionId}`;
   for (const url of [votingUrl, resultsUrl]) {
@@ -94,6 +107,50 @@ it('e-mails the voting and results links, in text and HTML, and records the crea
   expect(contact?.email).toBe(address);
   expect(contact?.lastActivityAt.getTime()).toBeGreaterThan(lastWeek.getTime());
   expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
+});
+
+it("carries the question, the logos' names and each logo small, as inline images", async () => {
+  const fixtures = join(__dirname, '..', '..', '..', 'tests', 'fixtures');
+  const files = [
+    { file: 'logo-ring.png', contentType: 'image/png', name: 'Ring & <b>mark</b>' },
+    { file: 'logo-wave.svg', contentType: 'image/svg+xml', name: 'Wave' },
+  ];
+  const _id = newSessionId();
+  const logos = await Promise.all(
+    files.map(async ({ file, contentType, name }, index) => {
+      const data = readFileSync(join(fixtures, file));
+      const filename = `${_id}-${index}${file.slice(file.lastIndexOf('.'))}`;
+      await store.client.putObject(store.bucket, filename, data, data.length, { 'Content-Type': contentType });
+      return { id: `${_id}-logo${index}`, filename, originalName: file, contentType, size: data.length, name };
+    }),
+  );
+  const question = 'Which logo should go on the "new" vans?';
+  await PollModel.create({ _id, logos, feedbackPrompt: question, lastActivityAt: new Date(), state: 'active' });
+  const address = newAddress();
+  await notify(_id, { email: address }).expect(200);
+
+  const caught = await mail.waitFor((message) => message.to.includes(address), { timeoutMs: 10_000 });
+  expect(caught.subject).toBe(`Your LogoVote poll is ready: "${question}"`);
+  expect(caught.text).toContain(`Your question:\n"${question}"`);
+  expect(caught.text).toContain('Your logos:\n- Ring & <b>mark</b>\n- Wave');
+  expect(caught.text).toContain(`https://logovote.example/vote/${_id}`);
+  expect(caught.html).toContain('Which logo should go on the &quot;new&quot; vans?');
+  expect(caught.html).toContain('Ring &amp; &lt;b&gt;mark&lt;/b&gt;');
+  expect(caught.html).not.toContain('<b>mark');
+  // Inline images the HTML shows by Content-ID, each a small PNG of the logo (the SVG drawn too).
+  expect(caught.attachments.map(({ contentId, contentType }) => ({ contentId, contentType }))).toEqual([
+    { contentId: 'logo-1@logovote', contentType: 'image/png' },
+    { contentId: 'logo-2@logovote', contentType: 'image/png' },
+  ]);
+  // MailDev shows a message's HTML with each cid: reference it could match replaced by the image itself.
+  expect(caught.html).not.toContain('cid:');
+  expect(caught.html?.match(/<img src="data:image\/png;base64,/g)).toHaveLength(2);
+  for (const attachment of caught.attachments) {
+    // A PNG's signature, then its IHDR chunk: width and height.
+    const png = await mail.attachment(caught.id, attachment.fileName);
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([128, 128]);
+  }
 });
 
 it('trims the address, as the client does', async () => {
@@ -182,6 +239,7 @@ describe('the limits across polls: per sender address, per recipient mailbox', (
       buildApp({
         logger: silentLogger,
         mailer,
+        store,
         config: { ...config, NOTIFY_EMAILS_PER_SENDER_PER_HOUR: 3, NOTIFY_EMAILS_PER_RECIPIENT_PER_DAY: 2 },
       }).callback(),
     );

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { findFreePort, mailCatcherClient, startMailCatcher, type ManagedProcess } from '@logovote/devstack';
 import { PollContactModel, PollModel, RateTicketModel } from '@logovote/models';
+import { createObjectStore } from '@logovote/service-kit';
 import {
   TEST_CSRF_SECRET,
   connectTestDatabase,
@@ -12,6 +13,7 @@ import {
   csrfHeaders,
   dropTestDatabase,
   silentLogger,
+  storeSettings,
   testDatabaseUri,
 } from '../../../tests/support/integration';
 import { buildApp } from '../src/app';
@@ -33,10 +35,11 @@ beforeAll(async () => {
     MONGODB_URI: testDatabaseUri('notify_down'),
     CSRF_SECRET: TEST_CSRF_SECRET,
     SMTP_URL: `smtp://127.0.0.1:${catcher.smtpPort}`,
+    ...storeSettings('notify-down-has-no-logos'),
   });
   await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
   mailer = createMailer(config);
-  server = createServer(buildApp({ logger: silentLogger, mailer, config }).callback());
+  server = createServer(buildApp({ logger: silentLogger, mailer, store: createObjectStore(config), config }).callback());
 });
 afterAll(async () => {
   mailer.close();

@@ -9,14 +9,16 @@ import {
   type NotifyResponse,
 } from '@logovote/contracts';
 import { findActivePoll, isCreatorTokenOf, recordNotifyActivity } from '@logovote/models';
-import { HttpError, derivedKey, hashIp, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
+import { HttpError, derivedKey, hashIp, jsonBody, parseJsonBody, requireCsrf, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { linksEmail } from '../links-email';
+import { emailedLogos } from '../logo-thumbnails';
 import type { Mailer } from '../mailer';
 import { claimEmail, recipientHash, type EmailLimits, type EmailRefusal } from '../send-limit';
 
 export interface NotifyRouteOptions {
   logger: Logger;
   mailer: Mailer;
+  store: ObjectStore;
   csrfSecret: string;
   publicOrigin: string;
   limits: EmailLimits;
@@ -45,7 +47,7 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
 
   router.post('/api/sessions/:sessionId/notify', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { email } = parseJsonBody(ctx, NotifyRequest);
-    const poll = await findActivePoll(ctx.params.sessionId, ['_id']);
+    const poll = await findActivePoll(ctx.params.sessionId, ['_id', 'feedbackPrompt', 'logos']);
     if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
     // The private manage link (docs/closing.md) goes only to whoever holds the poll's creator token.
     const creatorToken = ctx.get(CREATOR_TOKEN_HEADER) || undefined;
@@ -63,7 +65,9 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
 
     try {
       const manageUrl = creatorToken === undefined ? undefined : manageLink(options.publicOrigin, poll._id, creatorToken);
-      await options.mailer.send(linksEmail(email, pollLinks(options.publicOrigin, poll._id), manageUrl));
+      const logos = await emailedLogos(options.store, poll.logos, options.logger);
+      const content = { logos, ...(poll.feedbackPrompt ? { question: poll.feedbackPrompt } : {}) };
+      await options.mailer.send(linksEmail(email, pollLinks(options.publicOrigin, poll._id), content, manageUrl));
     } catch (error: unknown) {
       // Only what says why: the SMTP error text may quote the address.
       const { code, responseCode, command } = error as { code?: unknown; responseCode?: unknown; command?: unknown };
