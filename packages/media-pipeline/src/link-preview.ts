@@ -101,7 +101,11 @@ async function brandImage(): Promise<Placed> {
  * limits again (it may have been stored under other limits) and drawn in the renderer's child process, under
  * its time budget, at the size it is fitted to. The links e-mail's thumbnails are made the same way.
  */
-export async function fittedLogo(logo: PreviewLogo, side: number, settings: SvgSettings = DEFAULT_SVG_SETTINGS): Promise<Buffer> {
+export async function fittedLogo(
+  logo: Pick<PreviewLogo, 'data' | 'isSvg'>,
+  side: number,
+  settings: SvgSettings = DEFAULT_SVG_SETTINGS,
+): Promise<Buffer> {
   if (!logo.isSvg) {
     return sharp(logo.data, { limitInputPixels: MAX_LOGO_PIXELS })
       .resize(side, side, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })

@@ -1,11 +1,13 @@
-import type { pollLinks } from '@logovote/contracts';
+import { BACKDROP_COLOURS, type LogoBackdrop, type pollLinks } from '@logovote/contracts';
+import escapeHtml from 'escape-html';
 import type { MailAttachment, OutgoingMail } from './mailer';
 
 export type PollLinks = ReturnType<typeof pollLinks>;
 
-/** A logo as the e-mail shows it: its name, and a small PNG when one could be made. */
+/** A logo as the e-mail shows it: its name, and a small PNG on its backdrop (docs/logo-backdrops.md) when one could be made. */
 export interface EmailedLogo {
   name: string;
+  backdrop: LogoBackdrop;
   thumbnail?: Buffer;
 }
 
@@ -14,9 +16,6 @@ export interface EmailedPoll {
   question?: string;
   logos: EmailedLogo[];
 }
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 
 /** Before the private manage link (docs/closing.md), which only the creator's own request adds. */
 const MANAGE_TEXT = 'Close or reopen voting (keep this link private: it lets anyone who has it manage your poll):';
@@ -57,7 +56,7 @@ export function linksEmail(to: string, links: PollLinks, poll: EmailedPoll, mana
     if (logo.thumbnail) {
       const cid = `logo-${index + 1}@logovote`;
       attachments.push({ filename: `logo-${index + 1}.png`, content: logo.thumbnail, contentType: 'image/png', cid });
-      image = `<img src="cid:${cid}" width="${THUMBNAIL_SIDE}" height="${THUMBNAIL_SIDE}" alt="${escapeHtml(logo.name)}" style="display: block; margin: 0 auto 6px; border: 1px solid #e4e4e7; border-radius: 8px; background: #ffffff">`;
+      image = `<img src="cid:${cid}" width="${THUMBNAIL_SIDE}" height="${THUMBNAIL_SIDE}" alt="${escapeHtml(logo.name)}" style="display: block; margin: 0 auto 6px; border: 1px solid #e4e4e7; border-radius: 8px; background: ${BACKDROP_COLOURS[logo.backdrop]}">`;
     }
     return [
       '<td style="padding: 8px; text-align: center; vertical-align: top; width: 96px">',

@@ -12,7 +12,10 @@ describe('the links e-mail', () => {
     });
   });
 
-  const logos = [{ name: 'Ring', thumbnail: Buffer.from('png bytes') }, { name: 'Wave' }];
+  const logos = [
+    { name: 'Ring', backdrop: 'dark' as const, thumbnail: Buffer.from('png bytes') },
+    { name: 'Wave', backdrop: 'light' as const },
+  ];
 
   it('has both links in the text and the HTML part', () => {
     const mail = linksEmail('creator@example.com', links, { logos });
@@ -40,12 +43,14 @@ describe('the links e-mail', () => {
       { filename: 'logo-1.png', content: logos[0]!.thumbnail, contentType: 'image/png', cid: 'logo-1@logovote' },
     ]);
     expect(mail.html).toContain('<img src="cid:logo-1@logovote" width="64" height="64" alt="Ring"');
+    // A light logo's thumbnail is on its dark backdrop, as on the pages (docs/logo-backdrops.md).
+    expect(mail.html).toMatch(/<img src="cid:logo-1@logovote"[^>]*background: #18181b/);
     expect(mail.html).toContain('>Wave</div>');
   });
 
   it('escapes what it inserts into the HTML', () => {
     const mail = linksEmail('creator@example.com', pollLinks('https://example.com/a?x=1&y="<b>', 'AbCdEfGhIjKlMnOp'), {
-      logos: [{ name: '<b>Bold</b> "mark"' }],
+      logos: [{ name: '<b>Bold</b> "mark"', backdrop: 'light' }],
       question: 'Is <i>this</i> & that "fine"?',
     });
     expect(mail.html).toContain('https://example.com/a?x=1&amp;y=&quot;&lt;b&gt;/vote/AbCdEfGhIjKlMnOp');
