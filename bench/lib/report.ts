@@ -14,6 +14,8 @@ import { LIGHTHOUSE_RUNS, type LighthouseLevel } from './lighthouse-levels';
 import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseCategory, type LighthouseSummary } from './lighthouse';
 import { BULK_BATCH, FLOW_VUS, PROBED, probeMs, type FlowShape, type ScaleResults } from './scale';
 import type { LiveResults } from './live';
+import { LOGO_KIND_DESCRIPTIONS, SLOW_PHONE_RUNS, type LogoKindsResults } from './logo-kinds';
+import { SLOW_PHONE, SLOW_PHONE_BUDGET_MS } from './slow-phone';
 
 export interface StormStep {
   targetRate: number;
@@ -61,6 +63,7 @@ export interface BenchResults {
   memory: { atRest: Record<string, number>; underStorm: Record<string, { peak: number; mean: number }> };
   scale: ScaleResults;
   live: LiveResults;
+  logoKinds: LogoKindsResults;
 }
 
 /** Budgets of votes, logos, the voting page's first load and poll creation (1 kB = 1000 bytes). */
@@ -347,6 +350,75 @@ export function renderLighthouse(levels: LighthouseLevel[]): { budgetRows: strin
     ...(short.length > 0 ? [miss('lighthouse-categories', { ...budgets, short: listed(short.map(lighthousePage)) })] : []),
   ];
   return { budgetRows: budgetRows('lighthouse', budgets), section: fill('lighthouse', lighthouseView(levels)), misses };
+}
+
+/** Budgets of the first load for each kind of logo set: Lighthouse (mobile) on the three pages, and the slow phone. */
+export const LOGO_KINDS_BUDGETS = { performance: 95, lcpMs: 1500 } as const;
+
+/** First load whatever the logos: budget rows (each figure the median of its runs, with every run) and the section. */
+export function renderLogoKinds(results: LogoKindsResults): { budgetRows: string[]; section: string } {
+  const spread = (values: number[], format: (value: number) => string) => values.map(format).join(', ');
+  const page = (summary: LighthouseSummary, kind: string) => ({
+    label: summary.label,
+    kind,
+    runs: LIGHTHOUSE_RUNS,
+    performance: fixed(summary.scores.performance),
+    runScores: spread(
+      summary.runs.map((run) => run.performance),
+      (value) => fixed(value),
+    ),
+    performanceBudget: LOGO_KINDS_BUDGETS.performance,
+    performanceVerdict: verdict(summary.scores.performance >= LOGO_KINDS_BUDGETS.performance),
+    lcp: seconds(summary.metrics.lcpMs),
+    runLcps: spread(
+      summary.runs.map((run) => run.lcpMs),
+      seconds,
+    ),
+    lcpBudget: seconds(LOGO_KINDS_BUDGETS.lcpMs),
+    lcpVerdict: verdict(summary.metrics.lcpMs <= LOGO_KINDS_BUDGETS.lcpMs),
+    tbt: ms(summary.metrics.tbtMs),
+    runTbts: spread(
+      summary.runs.map((run) => run.tbtMs),
+      ms,
+    ),
+    cls: fixed(summary.metrics.cls, 3),
+    element: cell(lcpElementName(summary).replace(/^(.{60}).+? \(`/, '$1… (`')),
+  });
+  const kinds = results.kinds.map(({ kind, slowPhone }) => {
+    const figure = (pick: (load: (typeof slowPhone)[number]) => number) => ({
+      median: seconds(median(slowPhone.map(pick))),
+      runs: spread(slowPhone.map(pick), seconds),
+    });
+    const question = figure((load) => load.questionMs);
+    const firstLogo = figure((load) => load.firstLogoMs);
+    const voteButton = figure((load) => load.voteButtonMs);
+    const slowest = median(slowPhone.map((load) => Math.max(load.questionMs, load.voteButtonMs)));
+    return {
+      kind,
+      question: question.median,
+      questionRuns: question.runs,
+      firstLogo: firstLogo.median,
+      firstLogoRuns: firstLogo.runs,
+      voteButton: voteButton.median,
+      voteButtonRuns: voteButton.runs,
+      slowRuns: SLOW_PHONE_RUNS,
+      slowBudget: seconds(SLOW_PHONE_BUDGET_MS),
+      slowVerdict: verdict(slowest <= SLOW_PHONE_BUDGET_MS),
+    };
+  });
+  const view = {
+    pages: [page(results.landing, 'any'), ...results.kinds.flatMap(({ kind, pages }) => pages.map((summary) => page(summary, kind)))],
+    kinds,
+    descriptions: listed(Object.entries(LOGO_KIND_DESCRIPTIONS).map(([kind, description]) => ({ kind, description }))),
+    runs: LIGHTHOUSE_RUNS,
+    busyPercent: Math.round(results.busyShare * 100),
+    settleSeconds: results.settleSeconds,
+    load: load(results.load),
+    slowPhone: SLOW_PHONE.name,
+    slowRuns: SLOW_PHONE_RUNS,
+    slowBudget: seconds(SLOW_PHONE_BUDGET_MS),
+  };
+  return { budgetRows: budgetRows('logo-kinds', view), section: fill('logo-kinds', view) };
 }
 
 const SHAPE_TITLES: Record<FlowShape['shape'], string> = { spread: 'spread over many polls', onePoll: 'all on one poll' };
@@ -722,6 +794,7 @@ export function renderReport(results: BenchResults): string {
   const proofOfWork = renderProofOfWork(results.proofOfWork);
   const lighthouse = renderLighthouse(results.lighthouse);
   const live = renderLive(results.live);
+  const logoKinds = renderLogoKinds(results.logoKinds);
   const votes = votesView(results, storm.figures);
   const logoImages = logosView(logos);
   const pollCreation = creationView(creation, storm.figures);
@@ -770,6 +843,7 @@ export function renderReport(results: BenchResults): string {
       ...budgetRows('first-load', firstLoad),
       stormCreation,
       ...lighthouse.budgetRows,
+      ...logoKinds.budgetRows,
       ...scale.budgetRows,
       ...proofOfWork.budgetRows,
       ...live.budgetRows,
@@ -791,6 +865,7 @@ export function renderReport(results: BenchResults): string {
       creation: fill('poll-creation', pollCreation),
       firstLoad: fill('first-load', firstLoad),
       lighthouse: lighthouse.section,
+      logoKinds: logoKinds.section,
       proofOfWork: proofOfWork.section,
       live: live.section,
       memory: fill('memory', memoryView(results.memory)),
