@@ -199,7 +199,7 @@ async function main(): Promise<void> {
     }
     if (process.env.LOGOVOTE_BENCH_ONLY === 'logo-kinds') {
       const logoKinds = renderLogoKinds(await measureLogoKinds({ gateway, log }));
-      process.stdout.write(`${logoKinds.budgetRows.join('\n')}\n\n${logoKinds.section}`);
+      process.stdout.write(`${logoKinds.budgetRows.join('\n')}\n\n${logoKinds.misses.join('\n\n')}\n\n${logoKinds.section}`);
       succeeded = true;
       return;
     }

@@ -356,7 +356,7 @@ export function renderLighthouse(levels: LighthouseLevel[]): { budgetRows: strin
 export const LOGO_KINDS_BUDGETS = { performance: 95, lcpMs: 1500 } as const;
 
 /** First load whatever the logos: budget rows (each figure the median of its runs, with every run) and the section. */
-export function renderLogoKinds(results: LogoKindsResults): { budgetRows: string[]; section: string } {
+export function renderLogoKinds(results: LogoKindsResults): { budgetRows: string[]; section: string; misses: string[] } {
   const spread = (values: number[], format: (value: number) => string) => values.map(format).join(', ');
   const page = (summary: LighthouseSummary, kind: string) => ({
     label: summary.label,
@@ -418,7 +418,16 @@ export function renderLogoKinds(results: LogoKindsResults): { budgetRows: string
     slowRuns: SLOW_PHONE_RUNS,
     slowBudget: seconds(SLOW_PHONE_BUDGET_MS),
   };
-  return { budgetRows: budgetRows('logo-kinds', view), section: fill('logo-kinds', view) };
+  const rows = budgetRows('logo-kinds', view);
+  // A row missed: its first cell names it.
+  const missed = rows
+    .filter((row) => row.endsWith(`| ${verdict(false)} |`))
+    .map((row) => ({ label: row.slice('| '.length, row.indexOf(' | ')) }));
+  return {
+    budgetRows: rows,
+    section: fill('logo-kinds', view),
+    misses: missed.length > 0 ? [miss('logo-kinds', { missed: listed(missed) })] : [],
+  };
 }
 
 const SHAPE_TITLES: Record<FlowShape['shape'], string> = { spread: 'spread over many polls', onePoll: 'all on one poll' };
@@ -817,6 +826,7 @@ export function renderReport(results: BenchResults): string {
     ...(storm.met.creation ? [] : [miss('creation', pollCreation)]),
     ...(storm.met.counts ? [] : [miss('counts', votes)]),
     ...lighthouse.misses,
+    ...logoKinds.misses,
     ...proofOfWork.misses,
   ];
   // A storm step above what the stack sustains crosses its thresholds by design: only the others are listed.
