@@ -239,7 +239,11 @@ function lighthousePage({ level, page }: { level: LighthouseLevel; page: Lightho
     accessibility: fixed(page.scores.accessibility),
     bestPractices: fixed(page.scores['best-practices']),
     seo: fixed(page.scores.seo),
-    element: cell(lcpElementName(page).replace(/^(.{60}).+? \(`/, '$1… (`')),
+    element: cell(
+      lcpElementName(page)
+        .replace(/\s+/g, ' ')
+        .replace(/^(.{60}).+? \(`/, '$1… (`'),
+    ),
     lcpParts: Object.entries(page.lcp.partsMs)
       .map(([part, value]) => `${part} ${ms(value)}`)
       .join(', '),
@@ -382,7 +386,11 @@ export function renderLogoKinds(results: LogoKindsResults): { budgetRows: string
       ms,
     ),
     cls: fixed(summary.metrics.cls, 3),
-    element: cell(lcpElementName(summary).replace(/^(.{60}).+? \(`/, '$1… (`')),
+    element: cell(
+      lcpElementName(summary)
+        .replace(/\s+/g, ' ')
+        .replace(/^(.{60}).+? \(`/, '$1… (`'),
+    ),
   });
   const kinds = results.kinds.map(({ kind, slowPhone }) => {
     const figure = (pick: (load: (typeof slowPhone)[number]) => number) => ({
