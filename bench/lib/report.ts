@@ -63,7 +63,8 @@ export interface BenchResults {
   memory: { atRest: Record<string, number>; underStorm: Record<string, { peak: number; mean: number }> };
   scale: ScaleResults;
   live: LiveResults;
-  logoKinds: LogoKindsResults;
+  /** Absent from the measurements of runs before it was measured, which LOGOVOTE_BENCH_RENDER can still render. */
+  logoKinds?: LogoKindsResults;
 }
 
 /** Budgets of votes, logos, the voting page's first load and poll creation (1 kB = 1000 bytes). */
@@ -811,7 +812,7 @@ export function renderReport(results: BenchResults): string {
   const proofOfWork = renderProofOfWork(results.proofOfWork);
   const lighthouse = renderLighthouse(results.lighthouse);
   const live = renderLive(results.live);
-  const logoKinds = renderLogoKinds(results.logoKinds);
+  const logoKinds = results.logoKinds ? renderLogoKinds(results.logoKinds) : { budgetRows: [], section: '', misses: [] };
   const votes = votesView(results, storm.figures);
   const logoImages = logosView(logos);
   const pollCreation = creationView(creation, storm.figures);
