@@ -5,7 +5,8 @@
  * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is;
  * LOGOVOTE_BENCH_ONLY=pow does the same for the proof-of-work section, and LOGOVOTE_BENCH_ONLY=storm for the vote
  * storm and poll creation (on the store as the storm leaves it, not after the scale section's million votes), and
- * LOGOVOTE_BENCH_ONLY=scale for the scale section's voter flows in both shapes (no probes, Lighthouse or bulk load).
+ * LOGOVOTE_BENCH_ONLY=scale for the scale section's voter flows in both shapes (no probes, Lighthouse or bulk load), and
+ * LOGOVOTE_BENCH_ONLY=logo-kinds for the first load with each kind of logo set (Lighthouse and the slow phone).
  * LOGOVOTE_BENCH_SCALE_VOTERS (default 100000) sets the voters of each of those shapes, smaller for a quick check.
  * The report's prose is in bench/report (Markdown templates that bench/lib/report.ts fills with the figures).
  * Every full run keeps its measurements in .run/bench/results.json; LOGOVOTE_BENCH_RENDER=<that file> writes the
@@ -28,7 +29,8 @@ import { findPid, residentBytes, type WatchedProcess } from './lib/processes';
 import { measureReadCosts } from './lib/database';
 import { createPolls } from './lib/polls';
 import { runLiveSection } from './lib/live';
-import { renderLive, renderProofOfWork, renderReport, renderScale, renderStorm, type BenchResults } from './lib/report';
+import { measureLogoKinds } from './lib/logo-kinds';
+import { renderLive, renderLogoKinds, renderProofOfWork, renderReport, renderScale, renderStorm, type BenchResults } from './lib/report';
 import { measureCreation, runVoteStorm } from './lib/storm';
 import { SCALE_POLLS, runScaleSection } from './lib/scale';
 import { startStaticNginx } from './lib/static-nginx';
@@ -195,6 +197,12 @@ async function main(): Promise<void> {
       succeeded = true;
       return;
     }
+    if (process.env.LOGOVOTE_BENCH_ONLY === 'logo-kinds') {
+      const logoKinds = renderLogoKinds(await measureLogoKinds({ gateway, log }));
+      process.stdout.write(`${logoKinds.budgetRows.join('\n')}\n\n${logoKinds.misses.join('\n\n')}\n\n${logoKinds.section}`);
+      succeeded = true;
+      return;
+    }
     const atRest = Object.fromEntries(processes.map(({ name, pid }) => [name, residentBytes(pid)]));
 
     // First, on the empty store: the hot paths at 0, 100 000 and 1 000 000 stored votes, and Lighthouse on the
@@ -273,6 +281,9 @@ async function main(): Promise<void> {
     log('poll creation with four large logos');
     const creation = await measureCreation(gateway, runDir, outDir);
 
+    log('first load with each kind of logo set');
+    const logoKinds = await measureLogoKinds({ gateway, log });
+
     log(`voting page first load, ${PAGE_LOADS} times (${MOBILE_PROFILE.name})`);
     const browser = await launchBrowser();
     const pageLoads: PageLoad[] = [];
@@ -320,6 +331,7 @@ async function main(): Promise<void> {
       memory: { atRest, underStorm },
       scale,
       live: liveSection,
+      logoKinds,
     };
     const resultsPath = join(repoRoot, '.run', 'bench', 'results.json');
     writeFileSync(resultsPath, `${JSON.stringify(results)}\n`);

@@ -37,7 +37,7 @@ const SETTLE_LIMIT_SECONDS = 120;
  * writes) would be counted as the page's blocking time. Waits, up to two minutes, until a whole second passes with
  * the machine under QUIET_BUSY_SHARE busy, and reports what it found either way.
  */
-async function settle(log: (line: string) => void): Promise<{ busyShare: number; settleSeconds: number }> {
+export async function settle(log: (line: string) => void): Promise<{ busyShare: number; settleSeconds: number }> {
   const started = performance.now();
   let busyShare = 1;
   while ((performance.now() - started) / 1000 < SETTLE_LIMIT_SECONDS) {

@@ -11,27 +11,39 @@ export interface BenchPoll {
   csrfToken: string;
 }
 
-/** The test fixtures, small real logos of four formats. */
-const FIXTURES: [string, string][] = [
+/** The question every poll of the bench asks. */
+export const BENCH_QUESTION = 'Which logo do you like best?';
+
+/** A logo file to upload. */
+export interface LogoFile {
+  name: string;
+  type: string;
+  bytes: Buffer;
+}
+
+/** The test fixtures, real 256 × 256 logos of four formats. */
+const FIXTURES: LogoFile[] = [
   ['logo-square.png', 'image/png'],
   ['logo-ring.png', 'image/png'],
   ['logo-triangle.jpg', 'image/jpeg'],
   ['logo-diamond.webp', 'image/webp'],
-];
+].map(([name, type]) => ({ name: name!, type: type!, bytes: readFileSync(join(repoRoot, 'tests', 'fixtures', name!)) }));
 
 /**
- * Creates `count` polls of four logos through the gateway, as one browser: every poll's token is
- * valid with the one anti-forgery cookie returned (`lv_csrf=...`).
+ * Creates `count` polls of four logos (the test fixtures unless `logos` names others) through the gateway, as one
+ * browser: every poll's token is valid with the one anti-forgery cookie returned (`lv_csrf=...`).
  */
-export async function createPolls(gatewayUrl: string, count: number): Promise<{ polls: BenchPoll[]; csrfCookie: string }> {
+export async function createPolls(
+  gatewayUrl: string,
+  count: number,
+  logos: LogoFile[] = FIXTURES,
+): Promise<{ polls: BenchPoll[]; csrfCookie: string }> {
   const polls: BenchPoll[] = [];
   let cookie = '';
   for (let i = 0; i < count; i++) {
     const form = new FormData();
-    form.append('feedbackPrompt', 'Which logo do you like best?');
-    for (const [name, type] of FIXTURES) {
-      form.append('logos', new Blob([readFileSync(join(repoRoot, 'tests', 'fixtures', name))], { type }), name);
-    }
+    form.append('feedbackPrompt', BENCH_QUESTION);
+    for (const { name, type, bytes } of logos) form.append('logos', new Blob([bytes], { type }), name);
     const res = await fetch(`${gatewayUrl}/api/sessions`, { method: 'POST', body: form, headers: cookie ? { Cookie: cookie } : {} });
     if (res.status !== 201) throw new Error(`creating a poll failed: HTTP ${res.status} ${await res.text()}`);
     cookie ||=

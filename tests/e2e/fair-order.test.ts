@@ -84,7 +84,7 @@ describe('a shuffled poll on the voting page', () => {
       await route.continue();
     });
     await page.goto(`${gatewayUrl}/vote/${session.sessionId}`, { waitUntil: 'commit' });
-    const firstPaint = page.locator('#root > main > img');
+    const firstPaint = page.locator('#root main > img');
     await firstPaint.waitFor();
     await expect(firstPaint.getAttribute('src')).resolves.toBe(`/api/logos/${filenameOf(session, first)}`);
     await expect(page.locator('link[rel="preload"][as="image"]').getAttribute('href')).resolves.toBe(

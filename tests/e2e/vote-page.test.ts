@@ -155,9 +155,9 @@ describe("the voting page's first paint, from its HTML alone", () => {
       await route.continue();
     });
     await page.goto(`${testStack().gatewayUrl}/vote/${session.sessionId}`, { waitUntil: 'commit' });
-    const firstPaint = page.locator('#root > main > img');
+    const firstPaint = page.locator('#root main > img');
     await firstPaint.waitFor();
-    await page.waitForFunction(() => (document.querySelector('#root > main > img') as HTMLImageElement | null)?.complete === true);
+    await page.waitForFunction(() => (document.querySelector('#root main > img') as HTMLImageElement | null)?.complete === true);
     await expect(firstPaint.getAttribute('src')).resolves.toBe(`/api/logos/${session.logos[0]!.filename}`);
     await expect(page.getByRole('status').innerText()).resolves.toBe('Loading voting session...');
     await expectNoHorizontalOverflow(page);
@@ -165,7 +165,7 @@ describe("the voting page's first paint, from its HTML alone", () => {
 
     releaseScripts();
     await page.waitForSelector('[data-remote="vote"][data-phase="voting"]', { timeout: 15_000 });
-    await expect(page.locator('#root > main > img').count()).resolves.toBe(0);
+    await expect(page.locator('#root main > img').count()).resolves.toBe(0);
     await expect(currentLogo(page).getAttribute('data-logo-id')).resolves.toBe(session.logos[0]!.id);
   });
 });

@@ -34,8 +34,9 @@ if (firstRemote) {
     .catch(reportStartFailure);
 }
 
-// The app's largest shared libraries (the API client, which builds its schemas on import, and TanStack Query)
-// and its first module are requested together, so that their scripts download in parallel with each other and
+// The app's largest shared libraries (React DOM first: the largest script of all, which on a slow network takes
+// longest to arrive; the API client, which builds its schemas on import; TanStack Query) and its first module are
+// requested together, so that their scripts download in parallel with each other and
 // with the remote's (see shellSharedModules in rspack.config.ts). Each import starts in a task of its own (Module
 // Federation resolves the shared module and adds its scripts to the page there), and a library is evaluated when
 // its script arrives, not all at once inside the app's first module. Async boundary: Module Federation negotiates
@@ -44,6 +45,8 @@ const startImport = (load: () => Promise<unknown>) => () => {
   load().catch(reportStartFailure);
 };
 void nextTask()
+  .then(startImport(() => import('react-dom/client')))
+  .then(nextTask)
   .then(startImport(() => import('@logovote/web-client')))
   .then(nextTask)
   .then(startImport(() => import('@tanstack/react-query')))

@@ -8,6 +8,20 @@
 /** A logo slower than this does not hold the page's script back any longer. */
 const LOGO_WAIT_LIMIT_MS = 1000;
 
+/**
+ * An image's size as the largest-paint report counts it: its area on screen, scaled down when the image is shown
+ * larger than its own pixels.
+ */
+function paintSize(image: HTMLImageElement): number {
+  const box = image.getBoundingClientRect();
+  const shown = box.width * box.height;
+  const visibleWidth = Math.max(0, Math.min(box.right, window.innerWidth) - Math.max(box.left, 0));
+  const visibleHeight = Math.max(0, Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0));
+  const natural = image.naturalWidth * image.naturalHeight;
+  const scale = natural > 0 && shown > 0 ? Math.min(1, natural / shown) : 1;
+  return visibleWidth * visibleHeight * scale;
+}
+
 function startShell(entryScript: string): void {
   let started = false;
   const start = () => {
@@ -18,22 +32,35 @@ function startShell(entryScript: string): void {
     document.head.append(script);
   };
   // Once the logo is on screen: the browser reports it as the largest paint (after the frame has been presented,
-  // which can come after the main thread's next task). Browsers without that report: once it is decoded and the
-  // next frame has been painted.
+  // which can come after the main thread's next task). A logo no larger than a paint already reported (the
+  // question or the footer, beside a small logo) is never reported: once it has loaded and the next frame has been
+  // painted. Browsers without that report: once it is decoded and the next frame has been painted.
+  const afterNextFrame = () => requestAnimationFrame(() => setTimeout(start, 0));
   const afterLogoPaint = (logo: HTMLImageElement) => {
     if (PerformanceObserver.supportedEntryTypes.includes('largest-contentful-paint')) {
+      let largestPaint = 0;
       const observer = new PerformanceObserver((list) => {
-        if (!list.getEntries().some((entry) => (entry as LargestContentfulPaint).element === logo)) return;
-        observer.disconnect();
-        setTimeout(start, 0);
+        for (const entry of list.getEntries() as LargestContentfulPaint[]) {
+          largestPaint = Math.max(largestPaint, entry.size);
+          if (entry.element === logo) {
+            observer.disconnect();
+            setTimeout(start, 0);
+            return;
+          }
+        }
       });
       observer.observe({ type: 'largest-contentful-paint', buffered: true });
+      const onLoad = () => {
+        if (paintSize(logo) <= largestPaint) afterNextFrame();
+      };
+      if (logo.complete) onLoad();
+      else logo.addEventListener('load', onLoad, { once: true });
       return;
     }
     logo
       .decode()
       .catch(() => undefined)
-      .then(() => requestAnimationFrame(() => setTimeout(start, 0)));
+      .then(afterNextFrame);
   };
 
   const logo = document.querySelector<HTMLImageElement>('#root img');
