@@ -219,6 +219,30 @@ describe('backdrops that show every logo', () => {
       }
     });
 
+    it("shows every logo with contrast in the poll pages' first paint, from their HTML alone", async () => {
+      for (const poll of polls()) {
+        const kind = poll === transparentPoll ? 'transparent' : 'opaque';
+        for (const path of [`/vote/${poll.sessionId}`, `/results/${poll.sessionId}`]) {
+          const page = await browser.newPage(viewport);
+          // Every script held back: what the gateway's HTML paints (shells/web/index.html).
+          await page.route(/\.js$/, () => new Promise<never>(() => undefined));
+          await page.goto(`${testStack().gatewayUrl}${path}`, { waitUntil: 'commit' });
+          await page.locator('#root footer').waitFor();
+          const images = page.locator('#root main img');
+          await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('#root main img')].every((img) => img.complete));
+          const shown = await images.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('src')));
+          expect(shown.length).toBeGreaterThan(0);
+          for (const [index, src] of shown.entries()) {
+            const logo = poll.logos.find((candidate) => src === `/api/logos/${candidate.filename}`)!;
+            await expect(images.nth(index).getAttribute('class')).resolves.toBe(`logovote-backdrop-${logo.backdrop}`);
+            record(`first paint ${path.split('/')[1]}`, viewport, logoNameOf(logo), await imageContrast(page, images.nth(index)));
+          }
+          await shoot(page, `logo-backdrops-first-paint-${path.split('/')[1]}-${kind}-${viewport}`);
+          await page.close();
+        }
+      }
+    });
+
     it('shows every logo with contrast in the admin thumbnails and details', async () => {
       const page = await browser.newPage(viewport, { httpCredentials: adminCredentials(), bypassCSP: true });
       for (const poll of polls()) {
