@@ -1,5 +1,5 @@
 /**
- * The small things of issue 35 (points 6 and 7) on a phone (390 x 844, touch) and a desktop: the results
+ * Results on a phone and the creation page's small things, on a phone (390 x 844, touch) and a desktop: the results
  * page answers at the top and aligns its cards, reasons open in place, the creation page names a file that is
  * not an image, says an invalid address in plain words with a retry, keeps inputs clear of 'Get Votes!', every
  * dialog gives the focus back to its opener, and the results' not-found screen has a way home. Screenshots:
@@ -26,7 +26,7 @@ import {
 const browser = useBrowser();
 const { mailApiUrl } = testStack();
 
-/** The phone of issue 35: 390 x 844 with a touch screen. */
+/** A common phone: 390 x 844 with a touch screen. */
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const VIEWPORTS = ['phone', 'desktop'] as const;
 
