@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 
 /**
  * Chrome DevTools' "Fast 3G" preset, which is Lighthouse's mobile network profile (150 ms RTT,
@@ -75,12 +75,21 @@ const LCP_OBSERVER = `
   }).observe({ type: 'largest-contentful-paint', buffered: true });
 `;
 
+/** A network as DevTools throttles it: latency added to every request, throughput each way. */
+export interface ThrottledNetwork {
+  latencyMs: number;
+  downloadKbps: number;
+  uploadKbps: number;
+}
+
 /**
- * Loads `url` once, cold (new context, no cache), in headless Chromium under MOBILE_PROFILE (or its
- * CPU slowdown alone, with `network: false`), and waits until every logo image (img with src under
- * /api/logos/) has loaded and the page is quiet.
+ * A new page in a new context (so no cache) as MOBILE_PROFILE's phone, its CPU slowed as that profile's and its
+ * network throttled as `network` says (not at all with null). The caller closes the context.
  */
-export async function measurePageLoad(browser: Browser, url: string, options: { network: boolean } = { network: true }): Promise<PageLoad> {
+export async function coldMobilePage(
+  browser: Browser,
+  network: ThrottledNetwork | null,
+): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
   const context = await browser.newContext({
     viewport: MOBILE_PROFILE.viewport,
     deviceScaleFactor: MOBILE_PROFILE.deviceScaleFactor,
@@ -88,21 +97,31 @@ export async function measurePageLoad(browser: Browser, url: string, options: { 
     hasTouch: true,
     userAgent: MOBILE_PROFILE.userAgent,
   });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (network) {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: network.latencyMs,
+      downloadThroughput: (network.downloadKbps * 1000) / 8,
+      uploadThroughput: (network.uploadKbps * 1000) / 8,
+    });
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE_PROFILE.cpuSlowdown });
+  return { context, page, cdp };
+}
+
+/**
+ * Loads `url` once, cold (new context, no cache), in headless Chromium under MOBILE_PROFILE (or its
+ * CPU slowdown alone, with `network: false`), and waits until every logo image (img with src under
+ * /api/logos/) has loaded and the page is quiet.
+ */
+export async function measurePageLoad(browser: Browser, url: string, options: { network: boolean } = { network: true }): Promise<PageLoad> {
+  const { context, page, cdp } = await coldMobilePage(browser, options.network ? MOBILE_PROFILE : null);
   try {
-    const page = await context.newPage();
     await page.addInitScript(LCP_OBSERVER);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    if (options.network) {
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: MOBILE_PROFILE.latencyMs,
-        downloadThroughput: (MOBILE_PROFILE.downloadKbps * 1000) / 8,
-        uploadThroughput: (MOBILE_PROFILE.uploadKbps * 1000) / 8,
-      });
-    }
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE_PROFILE.cpuSlowdown });
 
     let originSeconds: number | undefined;
     const ms = (timestamp: number) => (timestamp - (originSeconds ?? timestamp)) * 1000;

@@ -1,16 +1,16 @@
 import type { Browser } from 'playwright-core';
-import { MOBILE_PROFILE } from './page-load';
+import { coldMobilePage, type ThrottledNetwork } from './page-load';
 
 /**
- * A phone on a slow network (issue: slow networks): Lighthouse's mobile device and CPU slowdown (4x) with DevTools'
- * request-level throttling at 400 ms latency and 500 kbit/s each way.
+ * A phone on a slow network: Lighthouse's mobile device and CPU slowdown (4x) with DevTools' request-level
+ * throttling at 400 ms latency and 500 kbit/s each way.
  */
-export const SLOW_PHONE = {
+export const SLOW_PHONE: ThrottledNetwork & { name: string } = {
   name: 'DevTools throttling at 400 ms request latency, 500 kbit/s down and up, 4x CPU slowdown, 412×823 viewport at 1.75x',
   latencyMs: 400,
-  kbps: 500,
-  cpuSlowdown: MOBILE_PROFILE.cpuSlowdown,
-} as const;
+  downloadKbps: 500,
+  uploadKbps: 500,
+};
 
 /** Within this time of navigation the voting page shows its question and a Vote button that takes a click. */
 export const SLOW_PHONE_BUDGET_MS = 3000;
@@ -69,26 +69,9 @@ const allSeen = () => {
 
 /** Loads the voting page `url` once, cold (new context, no cache), as SLOW_PHONE, until its Vote button is usable. */
 export async function measureSlowPhone(browser: Browser, url: string, question: string): Promise<SlowPhoneLoad> {
-  const context = await browser.newContext({
-    viewport: MOBILE_PROFILE.viewport,
-    deviceScaleFactor: MOBILE_PROFILE.deviceScaleFactor,
-    isMobile: true,
-    hasTouch: true,
-    userAgent: MOBILE_PROFILE.userAgent,
-  });
+  const { context, page } = await coldMobilePage(browser, SLOW_PHONE);
   try {
-    const page = await context.newPage();
     await page.addInitScript(watchFirstLoad(question));
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: SLOW_PHONE.latencyMs,
-      downloadThroughput: (SLOW_PHONE.kbps * 1000) / 8,
-      uploadThroughput: (SLOW_PHONE.kbps * 1000) / 8,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOW_PHONE.cpuSlowdown });
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
     await page.waitForFunction(allSeen, undefined, { timeout: 120_000, polling: 100 });
     return await page.evaluate(firstLoadSeen);
