@@ -19,7 +19,7 @@ async function measureBackdrop(url: string): Promise<LogoBackdrop> {
   const context = canvas.getContext('2d', { willReadFrequently: true });
   if (!context) return 'light';
   context.drawImage(image, 0, 0, canvas.width, canvas.height);
-  return logoBackdrop(logoAppearance(context.getImageData(0, 0, canvas.width, canvas.height).data));
+  return logoBackdrop(logoAppearance(context.getImageData(0, 0, canvas.width, canvas.height).data, canvas.width));
 }
 
 /** The backdrop of a chosen logo's preview: light until it is measured, and when it cannot be (a file that does not decode). */

@@ -14,9 +14,11 @@ export const BACKDROP_COLOURS: Record<LogoBackdrop, string> = { light: '#ffffff'
 
 /**
  * What the backdrop rule needs of a logo, measured once at upload.
- * `darkLuminance` and `lightLuminance` are the 10th and 90th percentiles of the relative luminance of its
- * visible pixels, each pixel weighed by its opacity: the darkest and the lightest parts of the mark that
- * matter, ignoring the few pixels of anti-aliasing at its edges.
+ * `darkLuminance` and `lightLuminance` are the 10th and 90th percentiles of the relative luminance of the
+ * pixels where the logo meets its backdrop (its outline: visible pixels beside a transparent one or at the
+ * image's border), each weighed by its opacity: the darkest and the lightest parts of that outline, ignoring
+ * a few stray pixels. A white ring inside a blue square is judged by the blue, which is what the backdrop
+ * touches.
  */
 export interface LogoAppearance {
   /** Some pixel is not fully opaque: the backdrop shows through. */
@@ -28,7 +30,7 @@ export interface LogoAppearance {
 /** The lowest contrast WCAG 2.1 (1.4.11, non-text contrast) accepts between a graphic and what is around it. */
 export const NON_TEXT_CONTRAST = 3;
 
-/** Percentiles of the visible pixels' luminance that stand for the darkest and the lightest parts of a logo. */
+/** Percentiles of the outline's luminance that stand for its darkest and its lightest parts. */
 const DARK_PERCENTILE = 0.1;
 const LIGHT_PERCENTILE = 0.9;
 
@@ -47,6 +49,9 @@ export function contrastRatio(first: number, second: number): number {
   return (Math.max(first, second) + 0.05) / (Math.min(first, second) + 0.05);
 }
 
+/** At least this opaque (of 255), a pixel hides the backdrop; below it, the backdrop shows through. */
+const VISIBLE_ALPHA = 128;
+
 /** Relative luminance of a '#rrggbb' colour. */
 export function hexLuminance(hex: string): number {
   const value = Number.parseInt(hex.slice(1), 16);
@@ -54,22 +59,39 @@ export function hexLuminance(hex: string): number {
 }
 
 /**
- * A logo's appearance from its RGBA pixels (straight, not premultiplied alpha: what a canvas's getImageData and
- * sharp's raw output give). A logo with no visible pixel at all counts as black.
+ * A logo's appearance from its RGBA pixels, `width` to a row (straight, not premultiplied alpha: what a canvas's
+ * getImageData and sharp's raw output give). A logo whose outline has no pixel (nothing at least half opaque)
+ * is judged by all its visible pixels; one with no visible pixel at all counts as black.
  */
-export function logoAppearance(rgba: ArrayLike<number>): LogoAppearance {
+export function logoAppearance(rgba: ArrayLike<number>, width: number): LogoAppearance {
+  const count = Math.floor(rgba.length / 4);
+  const height = Math.ceil(count / width);
+  const alphaAt = (x: number, y: number): number => rgba[(y * width + x) * 4 + 3] ?? 0;
+  const onOutline = (x: number, y: number): boolean =>
+    x === 0 ||
+    y === 0 ||
+    x === width - 1 ||
+    y === height - 1 ||
+    alphaAt(x - 1, y) < VISIBLE_ALPHA ||
+    alphaAt(x + 1, y) < VISIBLE_ALPHA ||
+    alphaAt(x, y - 1) < VISIBLE_ALPHA ||
+    alphaAt(x, y + 1) < VISIBLE_ALPHA;
   // Luminance in 256 bins, each weighed by the opacity of its pixels: the percentiles without sorting.
-  const bins = new Float64Array(256);
+  const outline = new Float64Array(256);
+  const visible = new Float64Array(256);
   let transparent = false;
-  let total = 0;
-  for (let i = 0; i + 3 < rgba.length; i += 4) {
-    const alpha = rgba[i + 3]!;
+  for (let index = 0; index < count; index++) {
+    const at = index * 4;
+    const alpha = rgba[at + 3]!;
     if (alpha < 255) transparent = true;
     if (alpha === 0) continue;
-    const luminance = relativeLuminance(rgba[i]!, rgba[i + 1]!, rgba[i + 2]!);
-    bins[Math.min(255, Math.floor(luminance * 256))]! += alpha;
-    total += alpha;
+    const bin = Math.min(255, Math.floor(relativeLuminance(rgba[at]!, rgba[at + 1]!, rgba[at + 2]!) * 256));
+    visible[bin]! += alpha;
+    if (alpha >= VISIBLE_ALPHA && onOutline(index % width, Math.floor(index / width))) outline[bin]! += alpha;
   }
+  const weight = (bins: Float64Array) => bins.reduce((sum, value) => sum + value, 0);
+  const bins = weight(outline) > 0 ? outline : visible;
+  const total = weight(bins);
   const percentile = (share: number): number => {
     if (total === 0) return 0;
     let seen = 0;
@@ -83,7 +105,7 @@ export function logoAppearance(rgba: ArrayLike<number>): LogoAppearance {
 }
 
 /**
- * The contrast of a logo's least visible part on a backdrop: its lightest part on the light one, its darkest
+ * The contrast of a logo's least visible outline on a backdrop: its lightest part on the light one, its darkest
  * on the dark one.
  */
 export function weakestContrast(appearance: LogoAppearance, backdrop: LogoBackdrop): number {

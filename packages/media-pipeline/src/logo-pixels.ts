@@ -24,5 +24,5 @@ export async function logoPixels(image: sharp.Sharp, side: number): Promise<Logo
     .removeAlpha()
     .raw()
     .toBuffer();
-  return { preview: { data: flattened, width: info.width, height: info.height }, appearance: logoAppearance(data) };
+  return { preview: { data: flattened, width: info.width, height: info.height }, appearance: logoAppearance(data, info.width) };
 }
