@@ -10,8 +10,7 @@ import { ensureInfraInstalled, repoRoot } from '@logovote/devstack';
 import type { TestStackEnv } from '../tests/support/stack-env';
 import { STACK_ENV_VAR, TEST_STACK_LIMITS } from '../tests/support/stack-env';
 import { runNpmScript } from './lib/build';
-import { startControlServer } from './lib/control-server';
-import { REMOTES, SERVICES, freePorts, startStack } from './lib/stack';
+import { freePorts, startStack } from './lib/stack';
 
 const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
 
@@ -42,7 +41,6 @@ async function main(): Promise<number> {
     env: TEST_STACK_LIMITS,
     log,
   });
-  const control = await startControlServer(stack, [...SERVICES, 'shell', ...REMOTES]);
   let status = 1;
   try {
     const env: TestStackEnv = {
@@ -53,12 +51,10 @@ async function main(): Promise<number> {
       smtpUrl: stack.smtpUrl,
       mailApiUrl: stack.mailApiUrl ?? '',
       admin: { user: stack.secrets.adminUser, password: stack.secrets.adminPassword },
-      controlUrl: control.url,
     };
     const resultsFile = join(runDir, 'jest-results.json');
     rmSync(resultsFile, { force: true });
     const jestBin = join(repoRoot, 'node_modules', 'jest', 'bin', 'jest.js');
-    // Asynchronous, so the control server keeps answering the tests while jest runs.
     const jest = spawn(process.execPath, [jestBin, '--json', `--outputFile=${resultsFile}`, ...jestArgs], {
       cwd: repoRoot,
       stdio: 'inherit',
@@ -73,7 +69,6 @@ async function main(): Promise<number> {
     printSummary(resultsFile);
     return status;
   } finally {
-    control.server.close();
     await stack.stop();
     if (status === 0) rmSync(runDir, { recursive: true, force: true });
     else log(`the servers' logs are kept in ${stack.logDir}`);

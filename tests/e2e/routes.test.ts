@@ -1,6 +1,5 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { launchBrowser, screenshotPath } from '../support/browser';
-import { controlComponent } from '../support/control';
 import { testStack } from '../support/stack-env';
 
 const { gatewayUrl, admin } = testStack();
@@ -62,29 +61,6 @@ describe('the shell renders every route through the gateway', () => {
     await page.waitForSelector('[data-page="terms"]');
     expect(new URL(page.url()).pathname).toBe('/terms');
     await page.close();
-  });
-});
-
-describe('a remote that is down', () => {
-  afterAll(() => controlComponent('vote', 'start'));
-
-  it('shows a friendly fallback in its area while every other route keeps working', async () => {
-    await controlComponent('vote', 'stop');
-
-    const voting = await visit('/vote/AAAAAAAAAAAAAAAA');
-    await voting.waitForSelector('[data-remote-fallback="vote"]', { timeout: 15_000 });
-    await voting.screenshot({ path: screenshotPath('remote-down-vote-fallback'), fullPage: true });
-
-    const landing = await visit('/');
-    await landing.waitForSelector('[data-remote="create"]');
-    const results = await visit('/results/AAAAAAAAAAAAAAAA');
-    await results.waitForSelector('[data-remote="results"]');
-
-    // Back up: the same page recovers through its retry button, without a reload.
-    await controlComponent('vote', 'start');
-    await voting.getByRole('button', { name: 'Try again' }).click();
-    await voting.waitForSelector('[data-remote="vote"]', { timeout: 15_000 });
-    await Promise.all([voting.close(), landing.close(), results.close()]);
   });
 });
 

@@ -16,7 +16,7 @@ import { Readiness, type CreatedSession } from '@logovote/contracts';
 import { repoRoot } from '@logovote/devstack';
 import { createObjectStore, type ObjectStore } from '@logovote/service-kit';
 import { freePorts, startStack, type ServiceName, type Stack } from '../../scripts/lib/stack';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, screenshotPath } from '../support/browser';
 import { TEST_STACK_LIMITS } from '../support/stack-env';
 import { validImages } from '../hostile/support/fixtures';
 import { call, multipart, parseAnswer, targetOf, type Answer, type HttpCall, type Target } from '../hostile/support/http';
@@ -502,9 +502,13 @@ describe("one remote's server down", () => {
     const fallback = page.locator('[data-remote-fallback="results"]');
     await fallback.waitFor({ timeout: 20_000 });
     await expect(fallback.innerText()).resolves.toContain('This part of LogoVote is temporarily unavailable.');
-    const other = await browser.newPage();
-    await other.goto(`${stack.gatewayUrl}/`);
-    await other.waitForSelector('[data-remote="create"]', { timeout: 20_000 });
+    await page.screenshot({ path: screenshotPath('remote-down-results-fallback'), fullPage: true });
+    const landing = await browser.newPage();
+    await landing.goto(`${stack.gatewayUrl}/`);
+    await landing.waitForSelector('[data-remote="create"]', { timeout: 20_000 });
+    const voting = await browser.newPage();
+    await voting.goto(`${stack.gatewayUrl}/vote/${poll.sessionId}`);
+    await voting.waitForSelector('[data-remote="vote"]', { timeout: 20_000 });
 
     await stack.startComponent('results');
     await fallback.getByRole('button', { name: 'Try again' }).click();

@@ -11,8 +11,6 @@ export interface TestStackEnv {
   smtpUrl: string;
   mailApiUrl: string;
   admin: { user: string; password: string };
-  /** Lets the fault tests stop and start one process of the running stack. */
-  controlUrl: string;
 }
 
 export const STACK_ENV_VAR = 'LOGOVOTE_TEST_STACK';
