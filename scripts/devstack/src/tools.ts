@@ -17,7 +17,10 @@ export type ToolName =
   | 'postgres'
   | 'initdb'
   | 'pg_isready'
-  | 'psql';
+  | 'psql'
+  | 'podman'
+  | 'docker-compose'
+  | 'mc';
 
 /** The install-infra.sh tool that links each binary not named after its own tool. */
 const INSTALLED_BY: Partial<Record<ToolName, string>> = {
