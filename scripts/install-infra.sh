@@ -170,6 +170,15 @@ with_lock() { # with_lock <name> <command...>
   exec {LOCK_FD}>&-
 }
 
+# start_cache_entry <dir>: a fresh <dir>.tmp.<pid>/bin (CACHE_TMP) to build into and then rename to <dir>,
+# so an interrupted build never leaves a half-written cache entry; removed if the step fails.
+start_cache_entry() {
+  CACHE_TMP="$1.tmp.$$"
+  CLEANUP=("$CACHE_TMP")
+  rm -rf "$CACHE_TMP"
+  mkdir -p "$CACHE_TMP/bin"
+}
+
 # Runs "<bin> <version args>" quietly; success means the cached binary is usable.
 binary_works() { # binary_works <bin> <args...>
   [[ -x "$1" ]] && "$@" >/dev/null 2>&1
@@ -192,10 +201,8 @@ go_install_tool() {
     log "$tool $version: cached"
   else
     require_go "$tool"
-    local tmp="$dir.tmp.$$"
-    CLEANUP=("$tmp")
-    rm -rf "$tmp"
-    mkdir -p "$tmp/bin"
+    start_cache_entry "$dir"
+    local tmp=$CACHE_TMP
     STEP_LOG="$CACHE/$tool-$version.build.log"
     STEP="$tool $version: go install $pkg"
     log "$tool $version: building (this takes a few minutes)... log: $STEP_LOG"
@@ -281,10 +288,8 @@ build_kubernetes() {
     log "kubernetes $KUBERNETES_VERSION: cached"
   else
     require_go kubernetes
-    local tmp="$dir.tmp.$$"
-    CLEANUP=("$tmp")
-    rm -rf "$tmp"
-    mkdir -p "$tmp/bin"
+    start_cache_entry "$dir"
+    local tmp=$CACHE_TMP
     STEP_LOG="$CACHE/kubernetes-$KUBERNETES_VERSION.build.log"
     STEP="kubernetes $KUBERNETES_VERSION: go build ${KUBERNETES_BINARIES[*]}"
     log "kubernetes $KUBERNETES_VERSION: building ${KUBERNETES_BINARIES[*]} (about 20 minutes on 2 cores)... log: $STEP_LOG"
@@ -321,10 +326,8 @@ go_build_spec() {
     log "$tool $label: cached"
   else
     require_go "$tool"
-    local tmp="$dir.tmp.$$"
-    CLEANUP=("$tmp")
-    rm -rf "$tmp"
-    mkdir -p "$tmp/bin"
+    start_cache_entry "$dir"
+    local tmp=$CACHE_TMP
     STEP_LOG="$CACHE/$tool-$label.build.log"
     STEP="$tool $label: go build"
     log "$tool $label: building... log: $STEP_LOG"
