@@ -601,7 +601,7 @@ build_docker_compose() {
 # (uid 1000); nginx = Debian's nginx as the unprivileged image runs it (user nginx, uid 101, port 8080,
 # /docker-entrypoint.sh with /docker-entrypoint.d and the templates of /etc/nginx/templates rendered by
 # envsubst; files in scripts/infra/base-images/nginx). Each root filesystem is kept as a tarball in the cache,
-# keyed by BASE_IMAGES_VERSION and those files, and imported as localhost/logovote-base/<name>:<key>;
+# keyed by BASE_IMAGES_VERSION, those files and the machine's own certificate authorities, and imported as localhost/logovote-base/<name>:<key>;
 # .tools/base-images.env names them (NODE_BASE_IMAGE, GATEWAY_BASE_IMAGE) for scripts/deploy.
 BASE_IMAGES_SPEC_DIR="$REPO_ROOT/scripts/infra/base-images"
 BASE_IMAGES_MIRROR=http://deb.debian.org/debian
@@ -617,6 +617,12 @@ build_base_rootfs() { # build_base_rootfs <tmp dir>: writes <tmp>/node.tar and <
   cp -a "$tmp/minbase" "$tmp/rootfs"
   "${chroot_apt[@]}" update >>"$STEP_LOG" 2>&1
   "${chroot_apt[@]}" install -y --no-install-recommends nodejs ca-certificates >>"$STEP_LOG" 2>&1
+  # The machine's own certificate authorities too (its egress proxy inspects TLS): the builds on this base reach
+  # the npm registry through it. Debian's Node trusts the system store.
+  if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$tmp/rootfs/usr/local/share/ca-certificates/"
+    chroot "$tmp/rootfs" update-ca-certificates >>"$STEP_LOG" 2>&1
+  fi
   (cd "$tmp" && npm pack "npm@$BASE_IMAGES_NPM_VERSION" --no-update-notifier) >>"$STEP_LOG" 2>&1
   mkdir -p "$tmp/rootfs/usr/lib/node_modules/npm"
   tar -xzf "$tmp/npm-$BASE_IMAGES_NPM_VERSION.tgz" -C "$tmp/rootfs/usr/lib/node_modules/npm" --strip-components=1
@@ -661,7 +667,10 @@ build_base_images() {
   local podman="$CACHE/podman/bin/podman"
   [[ -x $podman ]] || die "base-images are imported with the project's podman: install it first (--only podman,base-images)"
   local key
-  key="$BASE_IMAGES_VERSION-$({ echo "$BASE_IMAGES_SUITE $BASE_IMAGES_NPM_VERSION"; cat "$BASE_IMAGES_SPEC_DIR"/nginx/*; } | sha256sum | cut -c1-12)"
+  key="$BASE_IMAGES_VERSION-$({
+    echo "$BASE_IMAGES_SUITE $BASE_IMAGES_NPM_VERSION"
+    cat "$BASE_IMAGES_SPEC_DIR"/nginx/* /usr/local/share/ca-certificates/*.crt 2>/dev/null || true
+  } | sha256sum | cut -c1-12)"
   local dir="$CACHE/base-images-$key"
   if [[ -f $dir/node.tar && -f $dir/nginx.tar ]]; then
     log "base-images $key: cached"

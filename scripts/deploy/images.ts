@@ -30,6 +30,9 @@ export async function buildImages({ versions = {}, log }: BuildImagesOptions): P
       podmanPath(),
       [
         'build',
+        // Docker's image format: OCI's has no HEALTHCHECK, and podman drops it there.
+        '--format',
+        'docker',
         // npm ci reaches the npm registry from the build host's network.
         '--network',
         'host',
@@ -41,7 +44,7 @@ export async function buildImages({ versions = {}, log }: BuildImagesOptions): P
         image,
         build.context,
       ],
-      { onLine: (line) => line.startsWith('STEP ') && log(`  ${line.slice(0, 160)}`) },
+      { onLine: (line) => /^(\[\d+\/\d+\] )?STEP /.test(line) && log(`  ${line.slice(0, 160)}`) },
     );
     refs.push(image);
   }

@@ -20,8 +20,8 @@ function toolDir(name: 'ferretdb' | 'minio' | 'mc'): string {
 
 export async function buildStandInImages(log: (line: string) => void): Promise<string[]> {
   ensureEngineInstalled();
-  // MailDev's installed tree: .tools/bin/maildev -> <dir>/node_modules/.bin/maildev.
-  const maildevDir = join(dirname(realpathSync(toolPath('maildev'))), '..', '..');
+  // MailDev's installed tree: the folder whose node_modules holds it (.tools/bin/maildev points into it).
+  const maildevDir = realpathSync(toolPath('maildev')).split('/node_modules/')[0]!;
   const contexts = { ferretdb: toolDir('ferretdb'), minio: toolDir('minio'), mc: toolDir('mc'), maildev: maildevDir };
   const refs: string[] = [];
   for (const target of STANDIN_TARGETS) {
