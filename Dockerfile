@@ -16,7 +16,8 @@
 #   VERSION       its version (the image's version label; its package.json version)
 #   HEALTH_PATH   static only: the path its HEALTHCHECK fetches (/mf-manifest.json; / for the shell)
 #   SERVER_FLAGS  static only: extra flags of packages/static-server (--spa for the shell's route fallback)
-#   NODE_IMAGE, RUNTIME_IMAGE: the base images (pinned)
+#   NODE_IMAGE, RUNTIME_IMAGE: the base images (pinned official ones by default; where no registry is reachable,
+#                 deploy/compose.standins.yml names local stand-ins)
 #
 # Stages (a target builds only the stages it needs):
 #   manifests -> deps (the whole workspace's dependencies, the same for every image) -> service-build | static-build

@@ -1,7 +1,7 @@
-// Six projects: unit (pure logic), integration (real FerretDB, MinIO and MailDev started by
+// Seven projects: unit (pure logic), integration (real FerretDB, MinIO and MailDev started by
 // scripts/test.ts), e2e (headless Chromium through the real gateway), hostile (bad input, abuse, headers),
-// faults (private stacks whose servers are stopped and restarted) and deploy (Dockerfiles, compose file and
-// Helm chart). `npm test` runs them all.
+// faults (private stacks whose servers are stopped and restarted), deploy (Dockerfiles, compose file and
+// Helm chart) and kubernetes (the chart on a real cluster). `npm test` runs them all.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }];
 const shared = {
   testEnvironment: 'node',
@@ -58,6 +58,13 @@ module.exports = {
       // cluster; the Dockerfile reproduction also starts each image against the stack's FerretDB and MinIO.
       displayName: 'deploy',
       testMatch: ['<rootDir>/tests/deploy/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      // The Helm chart installed on a single-node Kubernetes that the test starts and removes
+      // (scripts/lib/kube-cluster.ts), with the images built from the Dockerfile.
+      displayName: 'kubernetes',
+      testMatch: ['<rootDir>/tests/kubernetes/**/*.test.ts'],
     },
   ],
 };

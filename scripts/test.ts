@@ -17,7 +17,19 @@ const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
 async function main(): Promise<number> {
   const jestArgs = process.argv.slice(2);
   log('checking local servers');
-  ensureInfraInstalled(['postgresql', 'ferretdb', 'minio', 'maildev', 'nginx', 'chromium', 'helm', 'kubeconform']);
+  ensureInfraInstalled([
+    'postgresql',
+    'ferretdb',
+    'minio',
+    'maildev',
+    'nginx',
+    'chromium',
+    'helm',
+    'kubeconform',
+    'kube-node',
+    'kubernetes',
+    'coredns',
+  ]);
   if (process.env.LOGOVOTE_SKIP_BUILD === '1') {
     log('LOGOVOTE_SKIP_BUILD=1: using the existing build, skipping type-check and lint');
   } else {

@@ -1,40 +1,19 @@
 /**
- * docker-compose.yml, checked without a Docker engine: the compose specification's schema (the one docker
- * compose validates with, shipped in tests/deploy/schemas), healthchecks and health-gated start order, one
- * published port (the gateway's), .env.example covering every variable, each service's environment accepted
- * by that service's own configuration, and the gateway given every value its template needs.
+ * docker-compose.yml as Docker's compose CLI reads it (`config`, with .env.example): the compose specification's
+ * schema (shipped in tests/deploy/schemas), health-gated start order, one published port (the gateway's),
+ * .env.example covering every variable, the secrets it must set, and the gateway given every value its template
+ * needs. The images themselves, and the stack brought up, are tested by the compose project (tests/compose).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
-import { imageMetadata, parseDockerfile } from '../../scripts/ci/dockerfile';
-import {
-  composeBuilds,
-  composeVariables,
-  interpolateCompose,
-  parseEnvFile,
-  readComposeRaw,
-  serviceEnvironment,
-  type ComposeFile,
-  type ComposeService,
-} from '../../scripts/ci/compose';
+import { readComposeConfig, type ComposeService } from '../../scripts/deploy/engine';
 import { renderTemplate } from '../../scripts/lib/gateway-config';
-import {
-  REMOTES,
-  SERVICES,
-  WORKSPACES,
-  gatewayPlaceholders,
-  inspectServices,
-  loopbackDefaults,
-  nginxCheck,
-  packageVersion,
-  repoRoot,
-  type ServiceName,
-} from './support';
+import { REMOTES, SERVICES, WORKSPACES, composeVariables, gatewayPlaceholders, nginxCheck, packageVersion, repoRoot } from './support';
 
-const raw = readComposeRaw(join(repoRoot, 'docker-compose.yml'));
-const envExample = parseEnvFile(readFileSync(join(repoRoot, '.env.example'), 'utf8'));
-const compose: ComposeFile = interpolateCompose(raw, envExample);
+const envExampleFile = join(repoRoot, '.env.example');
+const compose = readComposeConfig(envExampleFile, { standIns: false });
 const services = Object.entries(compose.services);
 
 /** The compose service of each LogoVote component. */
@@ -44,15 +23,18 @@ const COMPONENT_SERVICES: Record<string, string> = {
   ...Object.fromEntries(REMOTES.map((name) => [name, `${name}-remote`])),
 };
 
-const builds = composeBuilds(compose);
-
-/** What the image compose builds for a service declares: its Dockerfile read with its target and build arguments. */
-function imageOf(service: ComposeService) {
-  const build = builds.find((candidate) => compose.services[candidate.service] === service);
-  if (!build) return undefined;
-  const dockerfile = parseDockerfile(readFileSync(join(repoRoot, build.context, build.dockerfile), 'utf8'));
-  return imageMetadata(dockerfile, { target: build.target, buildArgs: build.args });
-}
+/** The port each component's image listens on (README's process map). */
+const PORTS: Record<string, number> = {
+  sessions: 4001,
+  votes: 4002,
+  media: 4003,
+  notify: 4004,
+  shell: 3000,
+  'create-remote': 3001,
+  'vote-remote': 3002,
+  'results-remote': 3003,
+  'admin-remote': 3004,
+};
 
 /** One-shot jobs: never restarted, and whoever depends on them waits for them to complete. */
 function isOneShot(name: string, service: ComposeService): boolean {
@@ -61,6 +43,9 @@ function isOneShot(name: string, service: ComposeService): boolean {
     service.restart === 'no' && dependents.every(([, other]) => other.depends_on?.[name]?.condition === 'service_completed_successfully')
   );
 }
+
+const environmentOf = (service: ComposeService): Record<string, string> =>
+  Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, value ?? '']));
 
 describe('docker-compose.yml', () => {
   it('follows the compose specification', () => {
@@ -72,9 +57,13 @@ describe('docker-compose.yml', () => {
   });
 
   it('uses only variables that .env.example lists, and .env.example lists none it does not use', () => {
-    const used = composeVariables(raw);
-    expect([...used].filter((name) => !(name in envExample)).sort()).toEqual([]);
-    expect(Object.keys(envExample).filter((name) => !used.has(name))).toEqual([]);
+    const used = new Set(Object.keys(composeVariables(envExampleFile)));
+    const listed = readFileSync(envExampleFile, 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Z0-9_]+=/.test(line))
+      .map((line) => line.slice(0, line.indexOf('=')));
+    expect([...used].filter((name) => !listed.includes(name)).sort()).toEqual([]);
+    expect(listed.filter((name) => !used.has(name))).toEqual([]);
   });
 
   it('publishes a port for the gateway only', () => {
@@ -82,10 +71,10 @@ describe('docker-compose.yml', () => {
     expect(publishing).toEqual(['gateway']);
   });
 
-  it('gives every long-running container a healthcheck (its own or its image HEALTHCHECK)', () => {
+  it('gives every long-running container that is not built from the Dockerfile a healthcheck (the built ones have the image HEALTHCHECK)', () => {
     const missing = services
-      .filter(([name, service]) => !isOneShot(name, service))
-      .filter(([, service]) => !(service.healthcheck?.test && !service.healthcheck.disable) && !imageOf(service)?.healthcheck)
+      .filter(([name, service]) => !isOneShot(name, service) && !service.build)
+      .filter(([, service]) => !(service.healthcheck?.test && !service.healthcheck.disable))
       .map(([name]) => name);
     expect(missing).toEqual([]);
   });
@@ -101,69 +90,44 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('builds every component from the one Dockerfile: its workspace, its kind of image, its own version', () => {
+  it('builds every component from the one Dockerfile: its workspace, its kind of image, its port, its own version', () => {
     for (const [component, serviceName] of Object.entries(COMPONENT_SERVICES)) {
-      const build = builds.find((candidate) => candidate.service === serviceName);
+      const { build, image } = compose.services[serviceName]!;
       const workspace = WORKSPACES[component]!;
       expect({
         component,
         context: build?.context,
         dockerfile: build?.dockerfile,
         target: build?.target,
-        workspace: build?.args.WORKSPACE,
+        workspace: build?.args?.WORKSPACE,
+        port: build?.args?.PORT,
       }).toEqual({
         component,
-        context: '.',
+        context: repoRoot,
         dockerfile: 'Dockerfile',
         target: workspace.startsWith('services/') ? 'service' : 'static',
         workspace,
+        port: String(PORTS[serviceName]),
       });
       // .env.example's version of each component is the one in its package.json (and in its mf-manifest.json).
       const version = packageVersion(workspace);
-      expect({ component, image: compose.services[serviceName]!.image }).toEqual({
-        component,
-        image: expect.stringMatching(new RegExp(`:${version.replace(/\./g, '\\.')}$`)),
-      });
-      expect({ component, version: build?.args.VERSION }).toEqual({ component, version });
+      expect({ component, image }).toEqual({ component, image: expect.stringMatching(new RegExp(`:${version.replace(/\./g, '\\.')}$`)) });
+      expect({ component, version: build?.args?.VERSION }).toEqual({ component, version });
     }
     expect(existsSync(join(repoRoot, 'Dockerfile'))).toBe(true);
   });
 
   it('keeps the stores off the network the gateway and the front ends are on', () => {
-    const networks = (service: ComposeService) =>
-      Array.isArray(service.networks) ? service.networks : Object.keys(service.networks ?? {});
+    const networks = (service: ComposeService) => Object.keys(service.networks ?? {});
     for (const store of ['mongodb', 'minio', 'maildev'])
       expect({ store, networks: networks(compose.services[store]!) }).toEqual({ store, networks: ['data'] });
     expect(networks(compose.services.gateway!)).toEqual(['edge']);
-    expect((compose.networks as Record<string, { internal?: boolean }>).data?.internal).toBe(true);
-  });
-
-  describe('each service environment, as the service reads it', () => {
-    const environments = Object.fromEntries(
-      SERVICES.map((name) => [name, { ...imageOf(compose.services[name]!)!.env, ...serviceEnvironment(compose.services[name]!) }]),
-    ) as Record<ServiceName, Record<string, string>>;
-    let reports: ReturnType<typeof inspectServices>;
-    beforeAll(() => {
-      reports = inspectServices(environments);
-    });
-
-    it.each(SERVICES)('gives %s what its configuration requires, nothing it does not read, and no loopback default', (name) => {
-      const service = compose.services[name]!;
-      const environment = environments[name];
-      const report = reports[name];
-      expect({ service: name, error: report.error }).toEqual({ service: name, error: null });
-      const unread = Object.keys(serviceEnvironment(service)).filter((key) => !report.read.includes(key));
-      expect({ service: name, unread }).toEqual({ service: name, unread: [] });
-      expect({ service: name, loopbackDefaults: loopbackDefaults(report.config!, environment) }).toEqual({
-        service: name,
-        loopbackDefaults: [],
-      });
-    });
+    expect(compose.networks?.data?.internal).toBe(true);
   });
 
   it('gives the gateway every value of its template, with upstreams at the containers and ports of the images', () => {
     const gateway = compose.services.gateway!;
-    const environment = serviceEnvironment(gateway);
+    const environment = environmentOf(gateway);
     expect(gatewayPlaceholders().filter((name) => !(name in environment))).toEqual([]);
     const rendered = renderTemplate(readFileSync(join(repoRoot, 'gateway', 'templates', 'default.conf.template'), 'utf8'), environment);
     const check = nginxCheck([rendered]);
@@ -178,18 +142,29 @@ describe('docker-compose.yml', () => {
       ...Object.fromEntries(REMOTES.map((remote) => [`${remote.toUpperCase()}_REMOTE_UPSTREAM`, `${remote}-remote`])),
     };
     for (const [variable, serviceName] of Object.entries(upstreams)) {
-      const port = imageOf(compose.services[serviceName]!)!.exposedPorts[0];
-      expect({ variable, value: environment[variable] }).toEqual({ variable, value: `${serviceName}:${port}` });
+      expect({ variable, value: environment[variable] }).toEqual({ variable, value: `${serviceName}:${PORTS[serviceName]}` });
       expect({ variable, waitsForIt: gateway.depends_on?.[serviceName]?.condition }).toEqual({ variable, waitsForIt: 'service_healthy' });
     }
     // The mounted template and entrypoint script are the repository's.
-    const mounts = (gateway.volumes as string[]).map((volume) => volume.split(':')[0]!);
-    for (const mount of mounts) expect(existsSync(join(repoRoot, mount))).toBe(true);
-    expect(mounts).toEqual(['./gateway/templates', './gateway/docker-entrypoint.d/40-logovote-htpasswd.sh']);
+    expect((gateway.volumes ?? []).map(({ source, target, read_only }) => ({ source, target, read_only }))).toEqual([
+      { source: join(repoRoot, 'gateway', 'templates'), target: '/etc/nginx/templates', read_only: true },
+      {
+        source: join(repoRoot, 'gateway', 'docker-entrypoint.d', '40-logovote-htpasswd.sh'),
+        target: '/docker-entrypoint.d/40-logovote-htpasswd.sh',
+        read_only: true,
+      },
+    ]);
   });
 
   it('refuses to start without the secrets .env must set', () => {
-    const { CSRF_SECRET: _csrf, ...withoutSecret } = envExample;
-    expect(() => interpolateCompose(raw, withoutSecret)).toThrow('CSRF_SECRET: set CSRF_SECRET in .env');
+    const withoutSecret = join(mkdtempSync(join(tmpdir(), 'logovote-compose-env-')), '.env');
+    writeFileSync(withoutSecret, readFileSync(envExampleFile, 'utf8').replace(/^CSRF_SECRET=.*$/m, ''));
+    try {
+      expect(() => readComposeConfig(withoutSecret, { standIns: false })).toThrow(
+        'required variable CSRF_SECRET is missing a value: set CSRF_SECRET in .env',
+      );
+    } finally {
+      rmSync(dirname(withoutSecret), { recursive: true, force: true });
+    }
   });
 });

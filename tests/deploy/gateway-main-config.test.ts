@@ -8,17 +8,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { interpolateCompose, parseEnvFile, readComposeRaw } from '../../scripts/ci/compose';
+import { readComposeConfig } from '../../scripts/deploy/engine';
 import { renderTemplate } from '../../scripts/lib/gateway-config';
 import { helmTemplate, repoRoot, tool, type Manifest } from './support';
 
 const MAIN_CONFIG = '/etc/nginx/templates/nginx.conf';
 const START = ['nginx', '-c', MAIN_CONFIG, '-g', 'daemon off;'];
 const mainConfig = readFileSync(join(repoRoot, 'gateway', 'templates', 'nginx.conf'), 'utf8');
-const compose = interpolateCompose(
-  readComposeRaw(join(repoRoot, 'docker-compose.yml')),
-  parseEnvFile(readFileSync(join(repoRoot, '.env.example'), 'utf8')),
-);
+const compose = readComposeConfig(join(repoRoot, '.env.example'), { standIns: false });
 
 const directive = (name: string) => Number(new RegExp(`^\\s*${name}\\s+(\\d+);`, 'm').exec(mainConfig)?.[1]);
 
@@ -32,7 +29,9 @@ describe("the gateway's main configuration", () => {
   it('is what compose starts nginx with, from the mounted templates folder', () => {
     const gateway = compose.services.gateway!;
     expect(gateway.command).toEqual(START);
-    expect(gateway.volumes).toContain('./gateway/templates:/etc/nginx/templates:ro');
+    expect(gateway.volumes).toContainEqual(
+      expect.objectContaining({ source: join(repoRoot, 'gateway', 'templates'), target: '/etc/nginx/templates', read_only: true }),
+    );
   });
 
   it('is what the Helm chart starts nginx with, from the gateway ConfigMap', () => {

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderNginxConf } from '@logovote/devstack';
+import { renderNginxConf, toolPath } from '@logovote/devstack';
 import YAML from 'yaml';
 import type { ServiceConfigReport } from '../../scripts/ci/service-config';
 
@@ -57,6 +57,27 @@ export function helmTemplate(valuesFile: string | undefined, set: string[] = [])
     .map((doc) => doc.toJS() as Manifest | null)
     .filter((doc): doc is Manifest => doc !== null);
   return { yaml, manifests };
+}
+
+/** The variables docker-compose.yml uses, as Docker's compose CLI lists them (`config --variables`). */
+export function composeVariables(envFile: string): Record<string, { Required: boolean; DefaultValue: string }> {
+  const output = execFileSync(
+    toolPath('docker-compose'),
+    [
+      '--project-directory',
+      repoRoot,
+      '-f',
+      join(repoRoot, 'docker-compose.yml'),
+      '--env-file',
+      envFile,
+      'config',
+      '--variables',
+      '--format',
+      'json',
+    ],
+    { encoding: 'utf8', cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return JSON.parse(output) as Record<string, { Required: boolean; DefaultValue: string }>;
 }
 
 /** The Kubernetes version the shipped schemas (tests/deploy/schemas/kubernetes) describe. */

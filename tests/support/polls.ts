@@ -19,6 +19,8 @@ export type PollOptions = {
   channels?: readonly string[];
   /** A poll for one shared network: its first 50 voters of an address pay no proof of work. */
   sharedNetwork?: boolean;
+  /** The gateway to create it through; the test stack's by default. */
+  gatewayUrl?: string;
 };
 
 /** POST /api/sessions with fixture images (tests/fixtures); the four logos of FOUR_LOGOS by default. */
@@ -33,14 +35,14 @@ export async function createPoll(options: PollOptions = {}): Promise<CreatedSess
   if (options.logoOrder) form.append('logoOrder', options.logoOrder);
   for (const name of options.channels ?? []) form.append('channels', name);
   if (options.sharedNetwork) form.append('sharedNetwork', 'true');
-  const res = await fetch(`${testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });
+  const res = await fetch(`${options.gatewayUrl ?? testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });
   if (res.status !== 201) throw new Error(`creating a poll: ${res.status} ${await res.text()}`);
   return (await res.json()) as CreatedSessionWithCreatorToken;
 }
 
 /** GET /api/sessions/{id}: the poll with its current counts. */
-export async function getPoll(sessionId: string): Promise<SessionView> {
-  const res = await fetch(`${testStack().gatewayUrl}/api/sessions/${sessionId}`);
+export async function getPoll(sessionId: string, gatewayUrl = testStack().gatewayUrl): Promise<SessionView> {
+  const res = await fetch(`${gatewayUrl}/api/sessions/${sessionId}`);
   if (res.status !== 200) throw new Error(`reading poll ${sessionId}: ${res.status} ${await res.text()}`);
   return (await res.json()) as SessionView;
 }
@@ -49,8 +51,7 @@ export async function getPoll(sessionId: string): Promise<SessionView> {
 export const randomFingerprint = () => randomBytes(8).toString('hex');
 
 /** Someone voting without a browser: one anti-forgery token and cookie, used for as many votes as asked. */
-export async function apiVoter(sessionId: string) {
-  const { gatewayUrl } = testStack();
+export async function apiVoter(sessionId: string, gatewayUrl = testStack().gatewayUrl) {
   const lookup = await fetch(`${gatewayUrl}/api/sessions/${sessionId}`);
   if (lookup.status !== 200) throw new Error(`reading poll ${sessionId}: ${lookup.status} ${await lookup.text()}`);
   const { csrfToken } = (await lookup.json()) as SessionView;

@@ -8,6 +8,8 @@ import { waitFor } from './wait';
 
 export interface StartFerretDBOptions {
   port: number;
+  /** The address it listens on (default 127.0.0.1). */
+  host?: string;
   /** The PostgreSQL FerretDB keeps its data in (startPostgres's url). */
   postgresUrl: string;
   /** FerretDB's state.json goes here (created if missing). */
@@ -29,6 +31,7 @@ export async function mongoPing(uri: string): Promise<void> {
 /** FerretDB 1.x on PostgreSQL: a MongoDB-compatible server over the stack's private cluster. */
 export async function startFerretDB(o: StartFerretDBOptions): Promise<{ proc: ManagedProcess; uri: string }> {
   const stateDir = path.resolve(o.stateDir);
+  const host = o.host ?? '127.0.0.1';
   fs.mkdirSync(stateDir, { recursive: true });
   const proc = spawnManaged(
     'ferretdb',
@@ -36,7 +39,7 @@ export async function startFerretDB(o: StartFerretDBOptions): Promise<{ proc: Ma
     [
       '--handler=postgresql',
       `--postgresql-url=${o.postgresUrl}`,
-      `--listen-addr=127.0.0.1:${o.port}`,
+      `--listen-addr=${host}:${o.port}`,
       `--state-dir=${stateDir}`, // default is the cwd
       '--telemetry=disable',
       '--debug-addr=-', // no metrics/pprof listener (default 127.0.0.1:8088 would clash between instances)
@@ -44,8 +47,8 @@ export async function startFerretDB(o: StartFerretDBOptions): Promise<{ proc: Ma
     ],
     { logDir: o.logDir, cwd: stateDir, env: { ...process.env, ...postgresEnv } },
   );
-  const uri = `mongodb://127.0.0.1:${o.port}/`;
-  const ready = waitFor(`FerretDB ping on 127.0.0.1:${o.port}`, () => mongoPing(uri), { proc, timeoutMs: o.timeoutMs ?? 60_000 });
+  const uri = `mongodb://${host}:${o.port}/`;
+  const ready = waitFor(`FerretDB ping on ${host}:${o.port}`, () => mongoPing(uri), { proc, timeoutMs: o.timeoutMs ?? 60_000 });
   await stopOnFailure(proc, ready);
   return { proc, uri };
 }

@@ -6,6 +6,8 @@ import { waitForHttp } from './wait';
 
 export interface StartMailCatcherOptions {
   smtpPort: number;
+  /** The address SMTP listens on (default 127.0.0.1); the REST API stays on loopback. */
+  smtpHost?: string;
   httpPort: number;
   logDir: string;
   /** Where MailDev keeps .eml files; default <logDir>/maildev-<smtpPort>. Emptied at start. */
@@ -33,7 +35,7 @@ export async function startMailCatcher(o: StartMailCatcherOptions): Promise<{ pr
       '--smtp',
       String(o.smtpPort),
       '--ip',
-      '127.0.0.1',
+      o.smtpHost ?? '127.0.0.1',
       '--web',
       String(o.httpPort),
       '--web-ip',

@@ -6,6 +6,8 @@ import { waitForHttp } from './wait';
 
 export interface StartMinioOptions {
   port: number;
+  /** The address it listens on (default 127.0.0.1). */
+  host?: string;
   consolePort: number;
   dataDir: string;
   logDir: string;
@@ -19,11 +21,12 @@ export async function startMinio(o: StartMinioOptions): Promise<{ proc: ManagedP
   if (o.accessKey.length < 3) throw new Error('startMinio: accessKey must be at least 3 characters');
   if (o.secretKey.length < 8) throw new Error('startMinio: secretKey must be at least 8 characters');
   const dataDir = path.resolve(o.dataDir);
+  const host = o.host ?? '127.0.0.1';
   fs.mkdirSync(dataDir, { recursive: true });
   const proc = spawnManaged(
     'minio',
     toolPath('minio'),
-    ['server', '--address', `127.0.0.1:${o.port}`, '--console-address', `127.0.0.1:${o.consolePort}`, dataDir],
+    ['server', '--address', `${host}:${o.port}`, '--console-address', `127.0.0.1:${o.consolePort}`, dataDir],
     {
       logDir: o.logDir,
       env: {
@@ -35,7 +38,7 @@ export async function startMinio(o: StartMinioOptions): Promise<{ proc: ManagedP
       },
     },
   );
-  const endpoint = `http://127.0.0.1:${o.port}`;
+  const endpoint = `http://${host}:${o.port}`;
   await stopOnFailure(proc, waitForHttp(`${endpoint}/minio/health/live`, { proc, timeoutMs: o.timeoutMs ?? 60_000 }));
   return { proc, endpoint };
 }

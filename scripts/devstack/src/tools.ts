@@ -17,7 +17,22 @@ export type ToolName =
   | 'postgres'
   | 'initdb'
   | 'pg_isready'
-  | 'psql';
+  | 'psql'
+  | 'podman'
+  | 'docker-compose'
+  | 'mc'
+  | 'kube-apiserver'
+  | 'kube-controller-manager'
+  | 'kube-scheduler'
+  | 'kubelet'
+  | 'kube-proxy'
+  | 'kubectl'
+  | 'kube-pause'
+  | 'coredns'
+  | 'etcd'
+  | 'containerd'
+  | 'ctr'
+  | 'runc';
 
 /** The install-infra.sh tool that links each binary not named after its own tool. */
 const INSTALLED_BY: Partial<Record<ToolName, string>> = {
@@ -26,6 +41,17 @@ const INSTALLED_BY: Partial<Record<ToolName, string>> = {
   initdb: 'postgresql',
   pg_isready: 'postgresql',
   psql: 'postgresql',
+  'kube-apiserver': 'kubernetes',
+  'kube-controller-manager': 'kubernetes',
+  'kube-scheduler': 'kubernetes',
+  kubelet: 'kubernetes',
+  'kube-proxy': 'kubernetes',
+  kubectl: 'kubernetes',
+  'kube-pause': 'kubernetes',
+  etcd: 'kube-node',
+  containerd: 'kube-node',
+  ctr: 'kube-node',
+  runc: 'kube-node',
 };
 
 /** .tools/bin/<name>; throws if the link is missing or dangling (cache wiped). */
