@@ -1,7 +1,7 @@
-// Six projects: unit (pure logic), integration (real FerretDB, MinIO and MailDev started by
+// Seven projects: unit (pure logic), integration (real FerretDB, MinIO and MailDev started by
 // scripts/test.ts), e2e (headless Chromium through the real gateway), hostile (bad input, abuse, headers),
-// faults (private stacks whose servers are stopped and restarted) and deploy (Dockerfiles, compose file and
-// Helm chart). `npm test` runs them all.
+// faults (private stacks whose servers are stopped and restarted), deploy (Dockerfile, compose file and Helm
+// chart, read as files) and compose (the images built and docker-compose.yml run on podman). `npm test` runs them all.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }];
 const shared = {
   testEnvironment: 'node',
@@ -58,6 +58,13 @@ module.exports = {
       // cluster; the Dockerfile reproduction also starts each image against the stack's FerretDB and MinIO.
       displayName: 'deploy',
       testMatch: ['<rootDir>/tests/deploy/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      // The images built with podman and docker-compose.yml brought up by Docker's compose CLI on podman's API
+      // (tests/compose/compose-stack.ts), used through the published gateway port, then taken down.
+      displayName: 'compose',
+      testMatch: ['<rootDir>/tests/compose/**/*.test.ts'],
     },
   ],
 };
