@@ -155,6 +155,7 @@ describe('docker-compose.yml on podman', () => {
       expect({ path, inContext: files.includes(path) }).toEqual({ path, inContext: true });
   });
 
+  // Its own time limit: the first upload can wait for the services' moderation models, loaded in the background.
   it('creates a poll with its logos, takes a vote and shows it in the results', async () => {
     const poll = await createPoll({ logos: ['logo-ring.png', 'logo-triangle.jpg'] });
     const [first, second] = poll.logos;
@@ -167,7 +168,7 @@ describe('docker-compose.yml on podman', () => {
     const logo = await fetch(`${stack!.gatewayUrl}/api/logos/${first!.filename}`);
     expect(logo.status).toBe(200);
     expect(logo.headers.get('content-type')).toMatch(/^image\//);
-  });
+  }, 120_000);
 
   it('serves the shell and every remote through the gateway', async () => {
     const page = await fetch(`${stack!.gatewayUrl}/`);
