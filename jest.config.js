@@ -1,7 +1,8 @@
-// Seven projects: unit (pure logic), integration (real FerretDB, MinIO and MailDev started by
+// Eight projects: unit (pure logic), integration (real FerretDB, MinIO and MailDev started by
 // scripts/test.ts), e2e (headless Chromium through the real gateway), hostile (bad input, abuse, headers),
-// faults (private stacks whose servers are stopped and restarted), deploy (Dockerfiles, compose file and
-// Helm chart) and kubernetes (the chart on a real cluster). `npm test` runs them all.
+// faults (private stacks whose servers are stopped and restarted), deploy (Dockerfile, compose file and Helm
+// chart, read as files), compose (the images built and docker-compose.yml run on podman) and kubernetes (the
+// chart on a real cluster). `npm test` runs them all.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }];
 const shared = {
   testEnvironment: 'node',
@@ -54,10 +55,17 @@ module.exports = {
     },
     {
       ...shared,
-      // Deployment files (Dockerfiles, docker-compose.yml, the Helm chart) checked without a Docker engine or a
-      // cluster; the Dockerfile reproduction also starts each image against the stack's FerretDB and MinIO.
+      // Deployment files (docker-compose.yml as compose's own config reads it, the Helm chart rendered and
+      // schema-checked) without an engine or a cluster.
       displayName: 'deploy',
       testMatch: ['<rootDir>/tests/deploy/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      // The images built with podman and docker-compose.yml brought up by Docker's compose CLI on podman's API
+      // (tests/compose/compose-stack.ts), used through the published gateway port, then taken down.
+      displayName: 'compose',
+      testMatch: ['<rootDir>/tests/compose/**/*.test.ts'],
     },
     {
       ...shared,
