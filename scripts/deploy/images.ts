@@ -7,7 +7,8 @@
  *
  *   npx tsx --conditions=source scripts/deploy/images.ts [VOTE_REMOTE_VERSION=0.2.0 ...]
  */
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ensureEngineInstalled, podmanPath, readComposeConfig, repoRoot, run } from './engine';
 
 export interface BuildImagesOptions {
@@ -20,6 +21,9 @@ export interface BuildImagesOptions {
 export async function buildImages({ versions = {}, log }: BuildImagesOptions): Promise<string[]> {
   ensureEngineInstalled();
   const config = readComposeConfig(join(repoRoot, '.env.example'), { standIns: true, variables: versions });
+  // One build at a time in podman's storage (flock, beside the storage's configuration): the compose and kubernetes
+  // projects build the same images, and the build that waits then finds every layer of its image built.
+  const buildLock = join(dirname(realpathSync(podmanPath())), '..', 'image-build.lock');
   const refs: string[] = [];
   for (const [service, { image, build }] of Object.entries(config.services)) {
     if (!build) continue;
@@ -27,8 +31,10 @@ export async function buildImages({ versions = {}, log }: BuildImagesOptions): P
     const args = build.args ?? {};
     log(`building ${image} (${service})`);
     await run(
-      podmanPath(),
+      'flock',
       [
+        buildLock,
+        podmanPath(),
         'build',
         // Docker's image format: OCI's has no HEALTHCHECK, and podman drops it there.
         '--format',
