@@ -50,6 +50,15 @@ export function composeFileArgs(envFile: string, { standIns }: { standIns: boole
   ];
 }
 
+/**
+ * The environment compose runs with: the file's variables come from its .env file and the variables given, never
+ * from the calling process (`npm test` sets CSRF_SECRET and IP_HASH_SALT for its own stack).
+ */
+export function composeEnvironment(variables: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { PATH, HOME, TMPDIR } = process.env;
+  return { PATH, HOME, ...(TMPDIR ? { TMPDIR } : {}), ...variables };
+}
+
 /** A service of the compose file as Docker's compose CLI reads it (`config --format json`: long syntax, absolute paths). */
 export interface ComposeService {
   image?: string;
@@ -74,7 +83,7 @@ export function readComposeConfig(envFile: string, options: { standIns: boolean;
   const output = execFileSync(toolPath('docker-compose'), [...composeFileArgs(envFile, options), 'config', '--format', 'json'], {
     cwd: repoRoot,
     encoding: 'utf8',
-    env: { ...process.env, ...options.variables },
+    env: composeEnvironment(options.variables),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return JSON.parse(output) as ComposeConfig;

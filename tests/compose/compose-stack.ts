@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { findFreePort, toolPath } from '@logovote/devstack';
-import { composeFileArgs, podmanPath, repoRoot, run } from '../../scripts/deploy/engine';
+import { composeEnvironment, composeFileArgs, podmanPath, repoRoot, run } from '../../scripts/deploy/engine';
 
 export interface ComposeStack {
   project: string;
@@ -191,7 +191,7 @@ export async function prepareComposeStack(log: (line: string) => void): Promise<
   });
   const compose = (args: string[]) =>
     run(toolPath('docker-compose'), ['--project-name', project, ...composeFileArgs(envFile, { standIns: true }), ...args], {
-      env: { ...process.env, DOCKER_HOST: `unix://${api.socket}` },
+      env: composeEnvironment({ DOCKER_HOST: `unix://${api.socket}` }),
       onLine: (line) => log(`compose: ${line}`),
     });
   const healthchecks = runHealthchecks(project);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { TestStackEnv } from '../support/stack-env';
 import { STACK_ENV_VAR } from '../support/stack-env';
 import { adminAuthorization } from '../support/admin';
-import { createPoll, getPoll, voteThroughApi } from '../support/polls';
+import { smokeFlow } from '../support/deployed-app';
 import { SERVICES, inspectServices, loopbackDefaults, packageVersion, type ServiceName } from '../deploy/support';
 import { nodeBaseImage, podmanPath, readComposeConfig, repoRoot, run } from '../../scripts/deploy/engine';
 import { buildImages } from '../../scripts/deploy/images';
@@ -156,16 +156,16 @@ describe('docker-compose.yml on podman', () => {
   });
 
   // Its own time limit: the first upload can wait for the services' moderation models, loaded in the background.
-  it('creates a poll with its logos, takes a vote and shows it in the results', async () => {
-    const poll = await createPoll({ logos: ['logo-ring.png', 'logo-triangle.jpg'] });
-    const [first, second] = poll.logos;
-    const vote = await voteThroughApi(poll.sessionId, first!.id);
-    expect(vote.logoId).toBe(first!.id);
-    const results = await getPoll(poll.sessionId);
-    const counts = Object.fromEntries(results.logos.map((logo) => [logo.id, logo.voteCount]));
-    expect(counts).toEqual({ [first!.id]: 1, [second!.id]: 0 });
-    expect(results.totalVotes).toBe(1);
-    const logo = await fetch(`${stack!.gatewayUrl}/api/logos/${first!.filename}`);
+  it('creates a poll, takes a vote and counts it, serves its logos, and keeps /api/admin behind the credentials', async () => {
+    const result = await smokeFlow({ gatewayUrl: stack!.gatewayUrl, admin: stack!.admin });
+    log(
+      `smoke: poll ${result.poll.sessionId}, ${result.totalVotes} vote, admin ${result.adminWithout} without credentials, ${result.adminWith} with`,
+    );
+    expect(result.votesForIt).toBe(1);
+    expect(result.totalVotes).toBe(1);
+    expect(result.adminWithout).toBe(401);
+    expect(result.adminWith).toBe(200);
+    const logo = await fetch(`${stack!.gatewayUrl}/api/logos/${result.poll.logos[0]!.filename}`);
     expect(logo.status).toBe(200);
     expect(logo.headers.get('content-type')).toMatch(/^image\//);
   }, 120_000);
@@ -179,12 +179,5 @@ describe('docker-compose.yml on podman', () => {
       const manifest = await fetch(`${stack!.gatewayUrl}/remotes/${remote}/mf-manifest.json`, { headers });
       expect({ remote, status: manifest.status }).toEqual({ remote, status: 200 });
     }
-  });
-
-  it('keeps /api/admin behind the admin credentials: 401 without them, 200 with them', async () => {
-    const without = await fetch(`${stack!.gatewayUrl}/api/admin/polls`);
-    expect(without.status).toBe(401);
-    const withCredentials = await fetch(`${stack!.gatewayUrl}/api/admin/polls`, { headers: adminAuthorization() });
-    expect(withCredentials.status).toBe(200);
   });
 });
