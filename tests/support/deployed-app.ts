@@ -31,7 +31,7 @@ export interface SmokeResult {
 }
 
 /** Creates a poll with the four fixture logos, votes once for its first logo, reads the results and tries the admin API. */
-export async function smokeFlow(app: DeployedApp): Promise<SmokeResult> {
+async function smokeFlow(app: DeployedApp): Promise<SmokeResult> {
   const poll = await createPoll({ gatewayUrl: app.gatewayUrl });
   const logo = poll.logos[0];
   if (!logo) throw new Error('the created poll has no logos');
@@ -47,6 +47,19 @@ export async function smokeFlow(app: DeployedApp): Promise<SmokeResult> {
     adminWithout: await adminListStatus(app, false),
     adminWith: await adminListStatus(app, true),
   };
+}
+
+/** Runs the smoke flow, prints what it did, and expects the vote counted and the admin API 401 without credentials, 200 with. */
+export async function expectSmokeFlowPasses(app: DeployedApp, log: (line: string) => void): Promise<SmokeResult> {
+  const result = await smokeFlow(app);
+  log(
+    `smoke: poll ${result.poll.sessionId}, ${result.totalVotes} vote, admin ${result.adminWithout} without credentials, ${result.adminWith} with`,
+  );
+  expect(result.votesForIt).toBe(1);
+  expect(result.totalVotes).toBe(1);
+  expect(result.adminWithout).toBe(401);
+  expect(result.adminWith).toBe(200);
+  return result;
 }
 
 export interface StormResult {
