@@ -8,8 +8,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureInfraInstalled, repoRoot, toolPath } from '@logovote/devstack';
 
-export { repoRoot };
-
 /** The installer's tools this tier runs. */
 export const ENGINE_TOOLS = ['podman', 'docker-compose', 'mc', 'base-images'];
 

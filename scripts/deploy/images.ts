@@ -9,7 +9,8 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureEngineInstalled, podmanPath, readComposeConfig, repoRoot, run } from './engine';
+import { repoRoot } from '@logovote/devstack';
+import { ensureEngineInstalled, podmanPath, readComposeConfig, run } from './engine';
 
 export interface BuildImagesOptions {
   /** Compose's version variables to set (e.g. { VOTE_REMOTE_VERSION: '0.2.0' }); the rest from .env.example. */

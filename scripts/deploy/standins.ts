@@ -7,8 +7,8 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { toolPath } from '@logovote/devstack';
-import { ensureEngineInstalled, nodeBaseImage, podmanPath, repoRoot, run } from './engine';
+import { toolPath, repoRoot } from '@logovote/devstack';
+import { ensureEngineInstalled, nodeBaseImage, podmanPath, run } from './engine';
 
 /** Each stand-in: its Dockerfile target, tagged localhost/logovote-standin/<target>:local. */
 export const STANDIN_TARGETS = ['mongodb', 'minio', 'mc', 'maildev'] as const;

@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { findFreePort, toolPath } from '@logovote/devstack';
-import { composeEnvironment, composeFileArgs, podmanPath, repoRoot, run } from '../../scripts/deploy/engine';
+import { findFreePort, toolPath, repoRoot } from '@logovote/devstack';
+import { composeEnvironment, composeFileArgs, podmanPath, run } from '../../scripts/deploy/engine';
 
 export interface ComposeStack {
   project: string;

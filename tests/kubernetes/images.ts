@@ -5,7 +5,8 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { podmanPath, readComposeConfig, repoRoot, run } from '../../scripts/deploy/engine';
+import { repoRoot } from '@logovote/devstack';
+import { podmanPath, readComposeConfig, run } from '../../scripts/deploy/engine';
 import { buildImages } from '../../scripts/deploy/images';
 import type { KubeCluster } from '../../scripts/lib/kube-cluster';
 
