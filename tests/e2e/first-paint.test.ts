@@ -1,6 +1,6 @@
 /**
  * The pages' first paint, from their HTML alone (shells/web/index.html): the shell's layout with the question and
- * the footer, so that the largest element comes with the HTML whatever the logos' size, and on the results page
+ * the footer (and on the voting page the screen's bottom bar), so that the largest element comes with the HTML whatever the logos' size, and on the results page
  * every logo the same size in upload order, so that nothing suggests a winner before the counts arrive.
  */
 import type { Page } from 'playwright-core';
@@ -40,6 +40,12 @@ describe('the first paint of a poll page, before any script has run', () => {
       await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(PROMPT);
       await expect(page.locator('#root main > img').getAttribute('src')).resolves.toBe(`/api/logos/${session.logos[0]!.filename}`);
       await expect(page.getByRole('status').innerText()).resolves.toBe('Loading voting session...');
+      // The screen's bottom bar, its button taking taps once start.js has run (first-paint-vote.test.ts).
+      const vote = page.getByRole('button', { name: 'Vote', exact: true });
+      await expect(vote.getAttribute('data-first-paint-vote')).resolves.toBe(session.logos[0]!.id);
+      await expect(vote.getAttribute('aria-disabled')).resolves.toBe('true');
+      await expect(page.getByTestId('first-paint-unseen').innerText()).resolves.toBe('3 logos not seen yet');
+      await expect(vote.getAttribute('aria-describedby')).resolves.toBe('first-paint-unseen');
       await expect(page.locator('#root footer').innerText()).resolves.toBe(FOOTER);
       await expect(page.getByRole('link', { name: 'Terms of Use' }).getAttribute('href')).resolves.toBe('/terms');
       // The footer is on screen: with a small logo it is the page's largest text.
@@ -71,6 +77,7 @@ describe('the first paint of a poll page, before any script has run', () => {
       await expect(page.getByRole('status').innerText()).resolves.toBe('Loading results...');
       await expect(page.locator('#root footer').innerText()).resolves.toBe(FOOTER);
       await expectNoHorizontalOverflow(page);
+      await expect(page.getByTestId('first-paint-vote-bar').count()).resolves.toBe(0);
       await shoot(page, `first-paint-results-${viewport}`);
 
       releaseScripts();

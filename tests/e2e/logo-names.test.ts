@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
-import type { CreatedSessionWithCreatorToken, SessionView } from '@logovote/contracts';
+import type { CreatedSessionWithCreatorToken } from '@logovote/contracts';
 import { VOTER_ORDER_COOKIE, voterLogoOrder } from '@logovote/contracts/voter-order';
 import type { Locator, Page } from 'playwright-core';
 import { adminCredentials } from '../support/admin';
-import { apiVoter, createPoll, visitPollScreen, voteThroughApi } from '../support/polls';
+import { apiVoter, closeVoting, createPoll, visitPollScreen, voteThroughApi } from '../support/polls';
 import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
@@ -24,21 +24,6 @@ const ADMIN_BROWSER = { httpCredentials: adminCredentials(), bypassCSP: true };
 const LONG_NAME = 'Wave, the long one whose name wraps on a phone';
 const texts = (locator: Locator) => locator.allInnerTexts();
 const logoIds = (locator: Locator) => locator.evaluateAll((items) => items.map((item) => item.getAttribute('data-logo-id')));
-
-/** POST /api/sessions/{id}/close as the creator, outside the browser. */
-async function closeVoting(session: CreatedSessionWithCreatorToken): Promise<void> {
-  const lookup = await fetch(`${gatewayUrl}/api/sessions/${session.sessionId}`);
-  const { csrfToken } = (await lookup.json()) as SessionView;
-  const cookie = lookup.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ');
-  const res = await fetch(`${gatewayUrl}/api/sessions/${session.sessionId}/close`, {
-    method: 'POST',
-    headers: { 'X-CSRF-Token': csrfToken ?? '', 'X-Creator-Token': session.creatorToken, Cookie: cookie },
-  });
-  expect(res.status).toBe(200);
-}
 
 /** Moves the voting page's carousel to `logoId` (the poll is shown in this voter's own order). */
 async function showLogo(page: Page, logoId: string, count: number): Promise<void> {

@@ -90,6 +90,13 @@ export async function apiVoter(sessionId: string, gatewayUrl = testStack().gatew
         body: JSON.stringify({ reason }),
       });
     },
+    /** POST /api/sessions/{id}/close as the poll's creator (docs/closing.md); the raw response. */
+    close(creatorToken: string): Promise<Response> {
+      return fetch(`${gatewayUrl}/api/sessions/${sessionId}/close`, {
+        method: 'POST',
+        headers: { 'X-CSRF-Token': csrfToken ?? '', 'X-Creator-Token': creatorToken, Cookie: cookie },
+      });
+    },
     /** POST /api/sessions/{id}/reports from this visitor's address; the raw response. */
     report(category: ReportCategory, note?: string): Promise<Response> {
       return fetch(`${gatewayUrl}/api/sessions/${sessionId}/reports`, {
@@ -106,6 +113,12 @@ export async function voteThroughApi(sessionId: string, logoId: string, fingerpr
   const res = await (await apiVoter(sessionId)).vote(logoId, fingerprint);
   if (res.status !== 200) throw new Error(`voting in ${sessionId}: ${res.status} ${await res.text()}`);
   return (await res.json()) as VoteResponse;
+}
+
+/** Closes voting in `session` as its creator; fails the test unless the service agrees. */
+export async function closeVoting(session: CreatedSessionWithCreatorToken): Promise<void> {
+  const res = await (await apiVoter(session.sessionId)).close(session.creatorToken);
+  if (res.status !== 200) throw new Error(`closing ${session.sessionId}: ${res.status} ${await res.text()}`);
 }
 
 /**

@@ -8,11 +8,12 @@ import {
   inVoterOrder,
   isPollHidden,
   knownFingerprint,
+  takeFirstPaintVote,
   VIA_PARAM,
   votingStateOf,
 } from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 import { arrivalChannel } from './arrival-channel';
 import { votingClosedMessage } from './voting-closed';
@@ -47,6 +48,10 @@ export type VotePhase = 'loading' | 'not-found' | 'failed' | 'hidden' | 'closed'
  * The voted logo is the server's (my-vote) unless this visit set one: on click it is set at once
  * (optimistic), then confirmed by the vote's answer or put back when the vote fails. After each vote the
  * my-vote status is read again, and once it answers hasVoted the page follows it again.
+ *
+ * A tap on the first paint's Vote button (before this screen's code had arrived) is sent once the page knows
+ * the poll and the visitor: unless it is the vote the server already holds, it is a vote (or a changed vote)
+ * for the logo the first paint showed.
  */
 export function useVoting(sessionId: string) {
   const queryClient = useQueryClient();
@@ -152,6 +157,11 @@ export function useVoting(sessionId: string) {
     vote.mutate({ logoId: logo.id, previous: localVote, sawAllLogos });
   };
 
+  // Taken once this screen has replaced the first paint, so no tap on it can come later; before the browser
+  // paints, so the button goes from the first paint's 'Submitting...' to the screen's without a 'Vote' between.
+  const [firstPaintVote, setFirstPaintVote] = useState<string>();
+  useLayoutEffect(() => setFirstPaintVote(takeFirstPaintVote(sessionId)), [sessionId]);
+
   let phase: VotePhase;
   if (session.isPending || fingerprint.isPending || (fingerprint.isSuccess && myVote.isPending)) phase = 'loading';
   else if (session.isError) phase = session.error instanceof HttpError && session.error.status === 404 ? 'not-found' : 'failed';
@@ -160,6 +170,18 @@ export function useVoting(sessionId: string) {
   else if (session.data && votingStateOf(session.data).closed) phase = 'closed';
   else if (myVote.data?.hasVoted && !votedThisVisit && !changingVote) phase = 'confirmation';
   else phase = 'voting';
+
+  const ready = phase === 'voting' || phase === 'confirmation';
+  useLayoutEffect(() => {
+    if (!ready || firstPaintVote === undefined) return;
+    setFirstPaintVote(undefined);
+    const logos = session.data?.logos ?? [];
+    const logo = logos.find((each) => each.id === firstPaintVote);
+    if (!logo || logo.id === serverVote) return;
+    if (serverVote !== null) setChangingVote(true);
+    // The first paint shows one logo: the voter has seen every logo only when there is one.
+    castVote(logo, logos.length === 1);
+  });
 
   return {
     phase,

@@ -45,6 +45,7 @@ export {
 } from './closing';
 export { resultsVisibilityOf, type ResultsViewer } from './results-visibility';
 export { channelVotingUrl } from './channels';
+export { takeFirstPaintVote } from './first-paint-vote';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver
