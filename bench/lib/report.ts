@@ -401,6 +401,8 @@ export function renderLogoKinds(results: LogoKindsResults): { budgetRows: string
     const question = figure((load) => load.questionMs);
     const firstLogo = figure((load) => load.firstLogoMs);
     const voteButton = figure((load) => load.voteButtonMs);
+    const tap = figure((load) => load.tapMs);
+    const voted = figure((load) => load.votedMs);
     const slowest = median(slowPhone.map((load) => Math.max(load.questionMs, load.voteButtonMs)));
     return {
       kind,
@@ -410,6 +412,10 @@ export function renderLogoKinds(results: LogoKindsResults): { budgetRows: string
       firstLogoRuns: firstLogo.runs,
       voteButton: voteButton.median,
       voteButtonRuns: voteButton.runs,
+      tap: tap.median,
+      tapRuns: tap.runs,
+      voted: voted.median,
+      votedRuns: voted.runs,
       slowRuns: SLOW_PHONE_RUNS,
       slowBudget: seconds(SLOW_PHONE_BUDGET_MS),
       slowVerdict: verdict(slowest <= SLOW_PHONE_BUDGET_MS),
