@@ -7,7 +7,7 @@ import { voterLogoOrder } from '@logovote/contracts/voter-order';
 import type { Page } from 'playwright-core';
 import { createPoll, visitPollScreen } from '../support/polls';
 import { testStack } from '../support/stack-env';
-import { expectAccessible, fixture, FOUR_LOGOS, shoot, useBrowser, visit, type ViewportName } from '../support/web';
+import { expectAccessible, fixture, FOUR_LOGOS, holdScripts, shoot, useBrowser, visit, type ViewportName } from '../support/web';
 
 const { gatewayUrl } = testStack();
 const browser = useBrowser();
@@ -77,12 +77,7 @@ describe('a shuffled poll on the voting page', () => {
     const seed = [...Array(50).keys()].map(seedOf).find((candidate) => orderOf(session, candidate)[0] !== session.logos[0]!.id)!;
     const first = orderOf(session, seed)[0]!;
     const page = await voterPage('phone', seed);
-    let releaseScripts!: () => void;
-    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route(/\.js$/, async (route) => {
-      await scriptsReleased;
-      await route.continue();
-    });
+    const releaseScripts = await holdScripts(page);
     await page.goto(`${gatewayUrl}/vote/${session.sessionId}`, { waitUntil: 'commit' });
     const firstPaint = page.locator('#root main > img');
     await firstPaint.waitFor();

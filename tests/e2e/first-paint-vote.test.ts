@@ -7,7 +7,15 @@ import type { CreatedSessionWithCreatorToken, MyVote } from '@logovote/contracts
 import type { Page } from 'playwright-core';
 import { closeVoting, createPoll, getPoll, randomFingerprint, voteThroughApi } from '../support/polls';
 import { testStack } from '../support/stack-env';
-import { expectNoHorizontalOverflow, recordAnalytics, shoot, useBrowser, waitForEvent, type ViewportName } from '../support/web';
+import {
+  expectNoHorizontalOverflow,
+  holdScripts,
+  recordAnalytics,
+  shoot,
+  useBrowser,
+  waitForEvent,
+  type ViewportName,
+} from '../support/web';
 
 const { gatewayUrl } = testStack();
 const browser = useBrowser();
@@ -25,12 +33,7 @@ async function openWithScreenHeld(viewport: ViewportName, session: CreatedSessio
   const page = await browser.newPage(viewport, viewport === 'phone' ? { hasTouch: true, isMobile: true } : {});
   await page.addInitScript((stored) => localStorage.setItem('logoVotingFingerprint', stored), fingerprint);
   const events = recordAnalytics(page);
-  let releaseScreen!: () => void;
-  const screenReleased = new Promise<void>((resolve) => (releaseScreen = resolve));
-  await page.route(/\.js$/, async (route) => {
-    if (new URL(route.request().url()).pathname !== '/start.js') await screenReleased;
-    await route.continue();
-  });
+  const releaseScreen = await holdScripts(page, (path) => path === '/start.js');
   await page.goto(`${gatewayUrl}/vote/${session.sessionId}`, { waitUntil: 'commit' });
   await page.locator('button[data-first-paint-vote]:not([aria-disabled])').waitFor({ timeout: 10_000 });
   return { page, events, releaseScreen, fingerprint };
@@ -50,6 +53,17 @@ async function expectScreenButton(page: Page, text: string): Promise<void> {
 async function serverMyVote(sessionId: string, fingerprint: string): Promise<MyVote> {
   const res = await fetch(`${gatewayUrl}/api/sessions/${sessionId}/my-vote`, { headers: { 'X-Client-Fingerprint': fingerprint } });
   return (await res.json()) as MyVote;
+}
+
+/** The screen took over and sent the kept vote: 'Voted!' on `logoId`, the visitor's one vote in the poll. */
+async function expectVoteSent(page: Page, sessionId: string, fingerprint: string, logoId: string): Promise<void> {
+  await expectScreenButton(page, 'Voted!');
+  await expect(phase(page)).resolves.toBe('voting');
+  await expect(page.getByTestId('current-logo').getAttribute('data-logo-id')).resolves.toBe(logoId);
+  await expect(serverMyVote(sessionId, fingerprint)).resolves.toMatchObject({ hasVoted: true, logoId });
+  const poll = await getPoll(sessionId);
+  expect(poll.totalVotes).toBe(1);
+  expect(poll.logos.find((logo) => logo.id === logoId)?.voteCount).toBe(1);
 }
 
 describe("the first paint's Vote button", () => {
@@ -74,13 +88,7 @@ describe("the first paint's Vote button", () => {
       await expect(getPoll(session.sessionId).then((poll) => poll.totalVotes)).resolves.toBe(0);
 
       releaseScreen();
-      await expectScreenButton(page, 'Voted!');
-      await expect(phase(page)).resolves.toBe('voting');
-      await expect(page.getByTestId('current-logo').getAttribute('data-logo-id')).resolves.toBe(first!.id);
-      await expect(serverMyVote(session.sessionId, fingerprint)).resolves.toMatchObject({ hasVoted: true, logoId: first!.id });
-      const poll = await getPoll(session.sessionId);
-      expect(poll.totalVotes).toBe(1);
-      expect(poll.logos.find((logo) => logo.id === first!.id)?.voteCount).toBe(1);
+      await expectVoteSent(page, session.sessionId, fingerprint, first!.id);
       // The voter had seen one logo of four.
       const confirmed = await waitForEvent(events, { name: 'vote_confirmed', session_id: session.sessionId });
       expect(confirmed.logo_id).toBe(first!.id);
@@ -93,12 +101,7 @@ describe("the first paint's Vote button", () => {
   it('takes no tap before start.js has run: it is shown disabled, and a click keeps nothing', async () => {
     const session = await createPoll({ feedbackPrompt: PROMPT });
     const page = await browser.newPage('phone', { hasTouch: true, isMobile: true });
-    let releaseScripts!: () => void;
-    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route(/\.js$/, async (route) => {
-      await scriptsReleased;
-      await route.continue();
-    });
+    const releaseScripts = await holdScripts(page);
     await page.goto(`${gatewayUrl}/vote/${session.sessionId}`, { waitUntil: 'commit' });
     await firstPaintVote(page).waitFor();
     await expect(firstPaintVote(page).getAttribute('aria-disabled')).resolves.toBe('true');
@@ -135,13 +138,8 @@ describe("the first paint's Vote button", () => {
     const { page, releaseScreen } = await openWithScreenHeld('phone', session, fingerprint);
     await tapVote(page, 'phone');
     releaseScreen();
-    await expectScreenButton(page, 'Voted!');
-    await expect(phase(page)).resolves.toBe('voting');
-    await expect(page.getByTestId('current-logo').getAttribute('data-logo-id')).resolves.toBe(first!.id);
-    await expect(serverMyVote(session.sessionId, fingerprint)).resolves.toMatchObject({ hasVoted: true, logoId: first!.id });
-    const poll = await getPoll(session.sessionId);
-    expect(poll.totalVotes).toBe(1);
-    expect(poll.logos.map((logo) => logo.voteCount)).toEqual([1, 0, 0, 0]);
+    await expectVoteSent(page, session.sessionId, fingerprint, first!.id);
+    await expect(getPoll(session.sessionId).then((poll) => poll.logos.map((logo) => logo.voteCount))).resolves.toEqual([1, 0, 0, 0]);
   });
 
   it('is not on the first paint of a closed poll, nor of its results page', async () => {

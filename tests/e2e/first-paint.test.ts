@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { createPoll } from '../support/polls';
 import { testStack } from '../support/stack-env';
-import { expectNoHorizontalOverflow, shoot, useBrowser, VIEWPORTS, type ViewportName } from '../support/web';
+import { expectNoHorizontalOverflow, holdScripts, shoot, useBrowser, VIEWPORTS, type ViewportName } from '../support/web';
 
 const { gatewayUrl } = testStack();
 const browser = useBrowser();
@@ -17,12 +17,7 @@ const FOOTER = `© ${new Date().getUTCFullYear()} LogoVote. All rights reserved.
 /** Opens `path` with every script held back until the returned function is called: what the HTML alone paints. */
 async function openWithoutScripts(viewport: ViewportName, path: string): Promise<{ page: Page; releaseScripts: () => void }> {
   const page = await browser.newPage(viewport, viewport === 'phone' ? { hasTouch: true, isMobile: true } : {});
-  let releaseScripts!: () => void;
-  const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route(/\.js$/, async (route) => {
-    await scriptsReleased;
-    await route.continue();
-  });
+  const releaseScripts = await holdScripts(page);
   await page.goto(`${gatewayUrl}${path}`, { waitUntil: 'commit' });
   await page.locator('#root footer').waitFor();
   return { page, releaseScripts };

@@ -6,6 +6,7 @@ import {
   expectAccessible,
   expectNoHorizontalOverflow,
   expectToast,
+  holdScripts,
   recordAnalytics,
   shoot,
   toast,
@@ -148,12 +149,7 @@ describe("the voting page's first paint, from its HTML alone", () => {
   it('shows the first logo and the loading status before any script has run, then the screen takes over', async () => {
     const session = await createPoll({ feedbackPrompt: PROMPT });
     const page = await openDevice('phone');
-    let releaseScripts!: () => void;
-    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route(/\.js$/, async (route) => {
-      await scriptsReleased;
-      await route.continue();
-    });
+    const releaseScripts = await holdScripts(page);
     await page.goto(`${testStack().gatewayUrl}/vote/${session.sessionId}`, { waitUntil: 'commit' });
     const firstPaint = page.locator('#root main > img');
     await firstPaint.waitFor();

@@ -104,6 +104,20 @@ export async function expectToast(page: Page, title: string, description?: strin
   return shown;
 }
 
+/**
+ * Holds back the page's scripts (every `.js` but the paths `passes` lets through) until the returned function is
+ * called: what the page's HTML alone paints, or with `/start.js` through, its first paint taking taps.
+ */
+export async function holdScripts(page: Page, passes: (path: string) => boolean = () => false): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\.js$/, async (route) => {
+    if (!passes(new URL(route.request().url()).pathname)) await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Records every analytics event the page sends to the collector. */
 export function recordAnalytics(page: Page): AnalyticsEvent[] {
   const events: AnalyticsEvent[] = [];
