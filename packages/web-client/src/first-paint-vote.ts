@@ -41,14 +41,15 @@ function spinner(): SVGSVGElement {
  */
 export function keepFirstPaintVote(): void {
   const button = document.querySelector<HTMLButtonElement>(`button[${BUTTON_ATTRIBUTE}]`);
-  const pollId = /^\/vote\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
+  // Poll ids are URL-safe (base64url): the path holds them as they are.
+  const pollId = /^\/vote\/([A-Za-z0-9_-]+)\/?$/.exec(window.location.pathname)?.[1];
   const logoId = button?.getAttribute(BUTTON_ATTRIBUTE);
   if (!button || !pollId || !logoId) return;
   button.removeAttribute('aria-disabled');
   button.addEventListener(
     'click',
     () => {
-      document.documentElement.setAttribute(KEPT_ATTRIBUTE, `${decodeURIComponent(pollId)} ${logoId}`);
+      document.documentElement.setAttribute(KEPT_ATTRIBUTE, `${pollId} ${logoId}`);
       button.setAttribute('aria-disabled', 'true');
       button.setAttribute('aria-busy', 'true');
       button.replaceChildren(spinner(), 'Submitting...');
