@@ -3,12 +3,13 @@
  * tap as soon as the page's first script (start.js) has run, long before the voting screen's code has arrived on
  * a slow network, and the screen sends that vote once it has replaced the first paint.
  */
-import type { CreatedSessionWithCreatorToken, MyVote } from '@logovote/contracts';
+import type { CreatedSessionWithCreatorToken } from '@logovote/contracts';
 import type { Page } from 'playwright-core';
-import { closeVoting, createPoll, getPoll, randomFingerprint, voteThroughApi } from '../support/polls';
+import { closeVoting, createPoll, getPoll, myVoteOf, randomFingerprint, voteThroughApi } from '../support/polls';
 import { testStack } from '../support/stack-env';
 import {
   expectNoHorizontalOverflow,
+  expectVoteButton,
   holdScripts,
   recordAnalytics,
   shoot,
@@ -44,23 +45,12 @@ async function tapVote(page: Page, viewport: ViewportName): Promise<void> {
   else await firstPaintVote(page).click();
 }
 
-async function expectScreenButton(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((expected) => document.querySelector('[data-testid="vote-button"]')?.textContent?.trim() === expected, text, {
-    timeout: 15_000,
-  });
-}
-
-async function serverMyVote(sessionId: string, fingerprint: string): Promise<MyVote> {
-  const res = await fetch(`${gatewayUrl}/api/sessions/${sessionId}/my-vote`, { headers: { 'X-Client-Fingerprint': fingerprint } });
-  return (await res.json()) as MyVote;
-}
-
 /** The screen took over and sent the kept vote: 'Voted!' on `logoId`, the visitor's one vote in the poll. */
 async function expectVoteSent(page: Page, sessionId: string, fingerprint: string, logoId: string): Promise<void> {
-  await expectScreenButton(page, 'Voted!');
+  await expectVoteButton(page, 'Voted!');
   await expect(phase(page)).resolves.toBe('voting');
   await expect(page.getByTestId('current-logo').getAttribute('data-logo-id')).resolves.toBe(logoId);
-  await expect(serverMyVote(sessionId, fingerprint)).resolves.toMatchObject({ hasVoted: true, logoId });
+  await expect(myVoteOf(sessionId, fingerprint)).resolves.toMatchObject({ hasVoted: true, logoId });
   const poll = await getPoll(sessionId);
   expect(poll.totalVotes).toBe(1);
   expect(poll.logos.find((logo) => logo.id === logoId)?.voteCount).toBe(1);
@@ -111,7 +101,7 @@ describe("the first paint's Vote button", () => {
 
     releaseScripts();
     await page.waitForSelector('[data-remote="vote"][data-phase="voting"]', { timeout: 15_000 });
-    await expectScreenButton(page, 'Vote');
+    await expectVoteButton(page, 'Vote');
     await expect(getPoll(session.sessionId).then((poll) => poll.totalVotes)).resolves.toBe(0);
   });
 

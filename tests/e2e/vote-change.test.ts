@@ -1,10 +1,7 @@
-import type { MyVote } from '@logovote/contracts';
 import type { Page } from 'playwright-core';
-import { createPoll, getPoll, visitPollScreen } from '../support/polls';
-import { testStack } from '../support/stack-env';
-import { expectAccessible, expectNoHorizontalOverflow, shoot, useBrowser, type ViewportName } from '../support/web';
+import { createPoll, getPoll, myVoteOfPage, visitPollScreen } from '../support/polls';
+import { expectAccessible, expectNoHorizontalOverflow, expectVoteButton, shoot, useBrowser, type ViewportName } from '../support/web';
 
-const { gatewayUrl } = testStack();
 const browser = useBrowser();
 
 const TOUCH_PHONE = { hasTouch: true, isMobile: true };
@@ -17,19 +14,6 @@ const phase = (page: Page) => page.locator('[data-remote="vote"]').getAttribute(
 const thumbnail = (page: Page, name: string) => page.getByRole('group', { name: 'All logos' }).getByRole('button', { name, exact: true });
 const reasonInput = (page: Page) => page.getByLabel('Why this one? (optional)');
 
-async function expectButton(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((expected) => document.querySelector('[data-testid="vote-button"]')?.textContent?.trim() === expected, text, {
-    timeout: 10_000,
-  });
-}
-
-/** The server's answer to my-vote for this browser's fingerprint. */
-async function serverMyVote(page: Page, sessionId: string): Promise<MyVote> {
-  const fingerprint = await page.evaluate(() => localStorage.getItem('logoVotingFingerprint'));
-  const res = await fetch(`${gatewayUrl}/api/sessions/${sessionId}/my-vote`, { headers: { 'X-Client-Fingerprint': fingerprint ?? '' } });
-  return (await res.json()) as MyVote;
-}
-
 describe('a returning voter', () => {
   it.each(['phone', 'desktop'] as const)(
     'sees the reason given, edits it, and changes the vote from the confirmation screen on a %s',
@@ -41,7 +25,7 @@ describe('a returning voter', () => {
       await page.waitForSelector('[data-remote="vote"][data-phase="voting"]', { timeout: 15_000 });
       await thumbnail(page, 'Triangle').click();
       await page.getByTestId('vote-button').click();
-      await expectButton(page, 'Voted!');
+      await expectVoteButton(page, 'Voted!');
       await reasonInput(page).fill('Sharp and simple');
       await page.getByTestId('reason-send').click();
       await page.getByTestId('reason-sent').waitFor();
@@ -68,7 +52,7 @@ describe('a returning voter', () => {
       await expect(page.getByTestId('reason-sent').innerText()).resolves.toBe(
         'Thanks for telling us why: “Sharp, simple, and it reads from afar”',
       );
-      await expect(serverMyVote(page, session.sessionId)).resolves.toEqual({
+      await expect(myVoteOfPage(page, session.sessionId)).resolves.toEqual({
         hasVoted: true,
         logoId: triangle!.id,
         reason: 'Sharp, simple, and it reads from afar',
@@ -84,17 +68,17 @@ describe('a returning voter', () => {
       await page.waitForSelector('[data-remote="vote"][data-phase="voting"]');
       await expect(page.getByTestId('current-logo').getAttribute('data-logo-id')).resolves.toBe(triangle!.id);
       await expect(page.getByTestId('current-logo').getAttribute('data-voted')).resolves.toBe('true');
-      await expectButton(page, 'Voted!');
+      await expectVoteButton(page, 'Voted!');
       await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('vote-button');
       await expect(thumbnail(page, 'Triangle').getAttribute('data-voted')).resolves.toBe('true');
       await expectAccessible(page);
       await shoot(page, `vote-change-carousel-${viewport}`);
 
       await thumbnail(page, 'Ring mark').click();
-      await expectButton(page, 'Change Vote');
+      await expectVoteButton(page, 'Change Vote');
       await page.getByTestId('vote-button').click();
-      await expectButton(page, 'Voted!');
-      await expect(serverMyVote(page, session.sessionId)).resolves.toEqual({ hasVoted: true, logoId: ring!.id });
+      await expectVoteButton(page, 'Voted!');
+      await expect(myVoteOfPage(page, session.sessionId)).resolves.toEqual({ hasVoted: true, logoId: ring!.id });
       const poll = await getPoll(session.sessionId);
       expect(poll.logos.map((logo) => logo.voteCount)).toEqual([1, 0, 0, 0]);
       // The old reason explained the old choice: the box starts afresh.

@@ -1,11 +1,12 @@
-import type { CreatedSession, MyVote } from '@logovote/contracts';
+import type { CreatedSession } from '@logovote/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { createPoll, getPoll, visitPollScreen, voteThroughApi, withoutEmbeddedPoll } from '../support/polls';
+import { createPoll, getPoll, myVoteOfPage, visitPollScreen, voteThroughApi, withoutEmbeddedPoll } from '../support/polls';
 import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
   expectNoHorizontalOverflow,
   expectToast,
+  expectVoteButton,
   holdScripts,
   recordAnalytics,
   shoot,
@@ -15,7 +16,6 @@ import {
   type ViewportName,
 } from '../support/web';
 
-const { gatewayUrl } = testStack();
 const browser = useBrowser();
 
 const PROMPT = 'Which logo feels most trustworthy?';
@@ -50,12 +50,6 @@ async function expectShown(page: Page, logoId: string): Promise<void> {
   await page.waitForSelector(`[data-testid="current-logo"][data-logo-id="${logoId}"]`, { timeout: 5_000 });
 }
 
-async function expectButton(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((expected) => document.querySelector('[data-testid="vote-button"]')?.textContent?.trim() === expected, text, {
-    timeout: 10_000,
-  });
-}
-
 /** A one-finger swipe on the logo, as the touch screen reports it (Chrome's own touch events, through CDP). */
 async function swipe(page: Page, dx: number, dy = 0): Promise<void> {
   const box = await page.getByTestId('logo-stage').boundingBox();
@@ -69,15 +63,6 @@ async function swipe(page: Page, dx: number, dy = 0): Promise<void> {
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
-}
-
-/** The server's answer to my-vote for this browser's fingerprint. */
-async function serverMyVote(page: Page, session: CreatedSession): Promise<MyVote> {
-  const fingerprint = await page.evaluate(() => localStorage.getItem('logoVotingFingerprint'));
-  const res = await fetch(`${gatewayUrl}/api/sessions/${session.sessionId}/my-vote`, {
-    headers: { 'X-Client-Fingerprint': fingerprint ?? '' },
-  });
-  return (await res.json()) as MyVote;
 }
 
 /** Holds the vote calls until `release()` so the pending state can be seen (later calls then go straight through). */
@@ -238,7 +223,7 @@ describe('arriving on the voting page', () => {
       expect([...logoCaching]).toEqual(['public, max-age=31536000, immutable']);
 
       // The bottom bar reads 'Vote'; no 'Done' before a vote; the dialog's code is not loaded yet.
-      await expectButton(page, 'Vote');
+      await expectVoteButton(page, 'Vote');
       await expect(page.getByRole('button', { name: 'Done' }).count()).resolves.toBe(0);
       // The vote remote's first load is its entry and its screen: React, the query client and the API client
       // come from the shell, and the dialog's code is not loaded yet.
@@ -321,7 +306,7 @@ describe('moving between logos', () => {
       'Vote',
     ]);
     await page.keyboard.press('Enter');
-    await expectButton(page, 'Voted!');
+    await expectVoteButton(page, 'Voted!');
     await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('vote-button');
   });
 
@@ -382,7 +367,7 @@ describe('voting', () => {
       const held = await holdVote(page, session);
       const voted = page.waitForResponse((res) => res.url().endsWith(`/api/sessions/${session.sessionId}/vote`));
       await voteButton(page).click();
-      await expectButton(page, 'Submitting...');
+      await expectVoteButton(page, 'Submitting...');
       await expect(voteButton(page).locator('svg.animate-spin').count()).resolves.toBe(1);
       await expect(currentLogo(page).getAttribute('data-voted')).resolves.toBe('true');
       await expect(page.getByTestId('voted-check').isVisible()).resolves.toBe(true);
@@ -390,10 +375,10 @@ describe('voting', () => {
       held.release();
       expect((await voted).status()).toBe(200);
 
-      await expectButton(page, 'Voted!');
+      await expectVoteButton(page, 'Voted!');
       await expect(voteButton(page).locator('svg.text-green-600').count()).resolves.toBe(1);
       await waitForEvent(events, { name: 'vote_confirmed', session_id: session.sessionId, logo_id: first!.id });
-      await expect(serverMyVote(page, session)).resolves.toEqual({ hasVoted: true, logoId: first!.id });
+      await expect(myVoteOfPage(page, session.sessionId)).resolves.toEqual({ hasVoted: true, logoId: first!.id });
       // The my-vote status is read again after the vote.
       const deadline = Date.now() + 5_000;
       while (myVoteAfterVote.length < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -415,20 +400,20 @@ describe('voting', () => {
       // Another logo: 'Change Vote'; choosing it moves the vote there.
       await goNext();
       await expectShown(page, second!.id);
-      await expectButton(page, 'Change Vote');
+      await expectVoteButton(page, 'Change Vote');
       await expect(currentLogo(page).getAttribute('data-voted')).resolves.toBe('false');
       await shoot(page, `vote-change-vote-${viewport}`);
       await voteButton(page).click();
-      await expectButton(page, 'Voted!');
+      await expectVoteButton(page, 'Voted!');
       await waitForEvent(events, { name: 'vote_confirmed', session_id: session.sessionId, logo_id: second!.id });
-      await expect(serverMyVote(page, session)).resolves.toEqual({ hasVoted: true, logoId: second!.id });
+      await expect(myVoteOfPage(page, session.sessionId)).resolves.toEqual({ hasVoted: true, logoId: second!.id });
       const poll = await getPoll(session.sessionId);
       expect(poll.totalVotes).toBe(1);
       expect(poll.logos.map((logo) => logo.voteCount)).toEqual([0, 1, 0, 0]);
       if (viewport === 'phone') await swipe(page, 120);
       else await page.keyboard.press('ArrowLeft');
       await expectShown(page, first!.id);
-      await expectButton(page, 'Change Vote');
+      await expectVoteButton(page, 'Change Vote');
 
       // Back later: the server says this visitor has voted, so the confirmation screen shows.
       await page.reload();
@@ -471,7 +456,7 @@ describe('a vote that fails (spec section 8)', () => {
     await voteButton(page).click();
     const shown = await expectToast(page, 'Error', 'Voting failed with status: 429');
     await expect(shown.getAttribute('data-variant')).resolves.toBe('destructive');
-    await expectButton(page, 'Vote');
+    await expectVoteButton(page, 'Vote');
     await expect(currentLogo(page).getAttribute('data-voted')).resolves.toBe('false');
     await expect(page.getByRole('button', { name: 'Done' }).count()).resolves.toBe(0);
     await shoot(page, 'vote-error-cap-phone');
@@ -484,7 +469,7 @@ describe('a vote that fails (spec section 8)', () => {
     await voteButton(page).click();
     const shown = await expectToast(page, 'Error', 'Failed to submit vote');
     await expect(shown.getAttribute('data-variant')).resolves.toBe('destructive');
-    await expectButton(page, 'Vote');
+    await expectVoteButton(page, 'Vote');
     await shoot(page, 'vote-error-no-answer-desktop');
     await expect(toast(page).count()).resolves.toBe(1);
   });
@@ -518,7 +503,7 @@ describe('a vote that needs a proof of work (a sixth new voter from one address)
     );
     await voteButton(page).click();
     await challenged;
-    await expectButton(page, 'Submitting...');
+    await expectVoteButton(page, 'Submitting...');
     const status = page.getByRole('status').filter({ hasText: 'Your device is doing a short check' });
     await status.waitFor();
     await expect(status.innerText()).resolves.toContain('Many people have voted from your network.');
@@ -526,14 +511,14 @@ describe('a vote that needs a proof of work (a sixth new voter from one address)
     release();
 
     expect((await proven).status()).toBe(200);
-    await expectButton(page, 'Voted!');
+    await expectVoteButton(page, 'Voted!');
     await expect(status.count()).resolves.toBe(0);
     expect(workers.length).toBeGreaterThan(0);
     expect(violations).toEqual([]);
     const poll = await getPoll(session.sessionId);
     expect(poll.totalVotes).toBe(6);
     expect(poll.logos.map((logo) => logo.voteCount)).toEqual([1, 5]);
-    await expect(serverMyVote(page, session)).resolves.toEqual({ hasVoted: true, logoId: session.logos[0]!.id });
+    await expect(myVoteOfPage(page, session.sessionId)).resolves.toEqual({ hasVoted: true, logoId: session.logos[0]!.id });
   });
 });
 
@@ -557,7 +542,7 @@ describe("the gateway's Content-Security-Policy", () => {
     await swipe(page, -120);
     await expectShown(page, session.logos[1]!.id);
     await voteButton(page).click();
-    await expectButton(page, 'Voted!');
+    await expectVoteButton(page, 'Voted!');
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('dialog', { name: 'Thank you for your vote!' }).getByRole('button', { name: 'Close' }).click();
     await page.reload();

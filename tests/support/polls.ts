@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import type { CreatedSessionWithCreatorToken, LogoOrder, SessionView, VoteResponse } from '@logovote/contracts';
+import type { CreatedSessionWithCreatorToken, LogoOrder, MyVote, SessionView, VoteResponse } from '@logovote/contracts';
 import type { ReportCategory } from '@logovote/contracts/report-categories';
 import { testStack } from './stack-env';
 import { fixture, FOUR_LOGOS } from './web';
@@ -113,6 +113,18 @@ export async function voteThroughApi(sessionId: string, logoId: string, fingerpr
   const res = await (await apiVoter(sessionId)).vote(logoId, fingerprint);
   if (res.status !== 200) throw new Error(`voting in ${sessionId}: ${res.status} ${await res.text()}`);
   return (await res.json()) as VoteResponse;
+}
+
+/** GET /api/sessions/{id}/my-vote as the visitor with `fingerprint`: the server's answer. */
+export async function myVoteOf(sessionId: string, fingerprint: string, gatewayUrl = testStack().gatewayUrl): Promise<MyVote> {
+  const res = await fetch(`${gatewayUrl}/api/sessions/${sessionId}/my-vote`, { headers: { 'X-Client-Fingerprint': fingerprint } });
+  return (await res.json()) as MyVote;
+}
+
+/** The server's answer to my-vote for the fingerprint the page's browser has stored. */
+export async function myVoteOfPage(page: Page, sessionId: string): Promise<MyVote> {
+  const fingerprint = await page.evaluate(() => localStorage.getItem('logoVotingFingerprint'));
+  return myVoteOf(sessionId, fingerprint ?? '');
 }
 
 /** Closes voting in `session` as its creator; fails the test unless the service agrees. */

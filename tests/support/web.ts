@@ -118,6 +118,13 @@ export async function holdScripts(page: Page, passes: (path: string) => boolean 
   return release;
 }
 
+/** Waits until the voting screen's main button reads `text` ('Vote', 'Submitting...', 'Voted!', 'Change Vote'). */
+export async function expectVoteButton(page: Page, text: string): Promise<void> {
+  await page.waitForFunction((expected) => document.querySelector('[data-testid="vote-button"]')?.textContent?.trim() === expected, text, {
+    timeout: 15_000,
+  });
+}
+
 /** Records every analytics event the page sends to the collector. */
 export function recordAnalytics(page: Page): AnalyticsEvent[] {
   const events: AnalyticsEvent[] = [];
