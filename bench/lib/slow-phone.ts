@@ -26,7 +26,7 @@ export interface SlowPhoneLoad {
   voteButtonMs: number;
   /** Ms from navigation start: the first logo image loaded (of the first paint or the screen). */
   firstLogoMs: number;
-  /** Ms from navigation start: the bench's tap on that button, as soon as it was usable. */
+  /** Ms from navigation start: the bench's tap on that button, once the question, the first logo and it were all seen. */
   tapMs: number;
   /** Ms from navigation start: the screen's button reads 'Voted!' (the votes service has answered that vote). */
   votedMs: number;
@@ -87,8 +87,9 @@ const loadSeen = () => {
 const votedSeen = () => (globalThis as unknown as PageGlobals).__slowPhone.votedMs >= 0;
 
 /**
- * Loads the voting page `url` once, cold (new context, no cache), as SLOW_PHONE, until its Vote button is usable,
- * taps it at once (a new voter each time, with a fingerprint of its own) and waits for 'Voted!'.
+ * Loads the voting page `url` once, cold (new context, no cache), as SLOW_PHONE, until its question, first logo and
+ * usable Vote button are all seen, then taps the button (a new voter each time, with a fingerprint of its own) and
+ * waits for 'Voted!'.
  */
 export async function measureSlowPhone(browser: Browser, url: string, question: string): Promise<SlowPhoneLoad> {
   const { context, page } = await coldMobilePage(browser, SLOW_PHONE);
