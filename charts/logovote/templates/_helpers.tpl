@@ -101,6 +101,18 @@ capabilities:
   drop: [ALL]
 {{- end -}}
 
+{{- /*
+A terminating pod keeps serving for a few seconds: its removal from the Service's endpoints reaches every node's
+proxy only after the pod starts terminating, and a pod gone before then is still sent new connections, which time
+out (a 504 at the gateway during a rolling upgrade). The shutdown itself follows, within the grace period.
+*/ -}}
+{{- define "logovote.drainBeforeStop" -}}
+lifecycle:
+  preStop:
+    exec:
+      command: ["sleep", "5"]
+{{- end }}
+
 {{- define "logovote.scheduling" -}}
 {{- with .Values.nodeSelector }}
 nodeSelector:
