@@ -158,6 +158,7 @@ test('helm upgrade of the vote remote alone while voters vote: no vote fails, th
     '-o',
     'jsonpath={range .items[*]}{.metadata.name}={.metadata.generation} {end}',
   ]);
+  const oldVoteRemotePods = livePods(component('remote-vote')).map((pod) => `pod/${pod.metadata.name}`);
   const poll = await createPoll({ gatewayUrl: app.gatewayUrl });
   const logo = poll.logos[0];
   if (!logo) throw new Error('no logo');
@@ -183,6 +184,9 @@ test('helm upgrade of the vote remote alone while voters vote: no vote fails, th
   expect(changed).toEqual([`${RELEASE}-logovote-remote-vote`]);
   const voteRemoteImages = livePods(component('remote-vote')).map((pod) => pod.spec.containers[0]?.image);
   expect(new Set(voteRemoteImages)).toEqual(new Set([`localhost/${next.repository}:${next.tag}`]));
+  // An old pod keeps answering the gateway's kept-alive connections while it drains (the chart's preStop), so
+  // the rollout is over for the gateway once the old pods are gone.
+  kube().kubectl(['wait', '--for=delete', ...oldVoteRemotePods, '--timeout=120s']);
   const runtimeConfig = (await (await fetch(`${app.gatewayUrl}/runtime-config.json`)).json()) as unknown;
   expect(JSON.stringify(runtimeConfig)).toContain('/remotes/vote/mf-manifest.json');
   const after = await (await fetch(`${app.gatewayUrl}/remotes/vote/mf-manifest.json`)).text();
