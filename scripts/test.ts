@@ -1,5 +1,5 @@
 /**
- * `npm test`: installs the local servers on first use, builds, checks types and lint, starts the
+ * `npm test`: installs every server and tool its projects need on first use, builds, checks types and lint, starts the
  * whole stack on free loopback ports with fresh data, and runs every jest project against it.
  * Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
  */
@@ -11,25 +11,16 @@ import type { TestStackEnv } from '../tests/support/stack-env';
 import { STACK_ENV_VAR, TEST_STACK_LIMITS } from '../tests/support/stack-env';
 import { runNpmScript } from './lib/build';
 import { freePorts, startStack } from './lib/stack';
+import { TEST_TOOLS } from './lib/test-tools';
 
 const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
 
 async function main(): Promise<number> {
   const jestArgs = process.argv.slice(2);
-  log('checking local servers');
-  ensureInfraInstalled([
-    'postgresql',
-    'ferretdb',
-    'minio',
-    'maildev',
-    'nginx',
-    'chromium',
-    'helm',
-    'kubeconform',
-    'kube-node',
-    'kubernetes',
-    'coredns',
-  ]);
+  // Before any project starts: the deploy and compose suites read compose's config as they load, so a tool
+  // built beside them would come too late.
+  log('checking local servers and the tools of every test tier');
+  ensureInfraInstalled(TEST_TOOLS);
   if (process.env.LOGOVOTE_SKIP_BUILD === '1') {
     log('LOGOVOTE_SKIP_BUILD=1: using the existing build, skipping type-check and lint');
   } else {

@@ -54,6 +54,11 @@ const INSTALLED_BY: Partial<Record<ToolName, string>> = {
   runc: 'kube-node',
 };
 
+/** The install-infra.sh tool (its `--only` name) that installs this binary. */
+export function installerToolOf(name: ToolName): string {
+  return INSTALLED_BY[name] ?? name;
+}
+
 /** .tools/bin/<name>; throws if the link is missing or dangling (cache wiped). */
 export function toolPath(name: ToolName): string {
   const p = path.join(toolsBinDir, name);
@@ -62,7 +67,7 @@ export function toolPath(name: ToolName): string {
   } catch {
     throw new Error(
       `${name} is not installed (${p} is missing or points nowhere). ` +
-        `Run: bash scripts/install-infra.sh --only ${INSTALLED_BY[name] ?? name}   (or without --only for everything)`,
+        `Run: bash scripts/install-infra.sh --only ${installerToolOf(name)}   (or without --only for everything)`,
     );
   }
   return p;
