@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react'
 
 import { formatCreatedAt, PLAN_DESCRIPTIONS, votesLabel } from './format';
 import { BrokenImageWarning, LogoImage } from './LogoImage';
+import { PollActivity } from './PollActivity';
 import { NO_QUESTION } from './PollList';
 import { useLogoCheck } from './use-logo-check';
 
@@ -114,6 +115,8 @@ export function PollDetails({ poll, onDelete, deleteButtonRef }: Props) {
           <Stat label="Logo Options" value={poll.logos.length} />
           <Stat label="Highest Votes" value={highest} />
         </dl>
+
+        <PollActivity pollId={poll.pollId} />
 
         <div className="flex justify-end border-t border-border pt-6">
           <Button ref={deleteButtonRef} variant="destructive" onClick={onDelete} className="w-full sm:w-auto">

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChannelResults } from './channels';
 import { PaymentPlan, SessionId } from './common';
+import { ADMIN_SEARCH_QUERY_MAX } from './limits';
 import { ResultsVisibility } from './results-visibility';
 import { Logo } from './sessions';
 
@@ -20,8 +21,7 @@ export type AdminPoll = z.infer<typeof AdminPoll>;
 export const AdminPollList = z.array(AdminPoll);
 export type AdminPollList = z.infer<typeof AdminPollList>;
 
-/** A search's longest text, and how many polls one answers at most. */
-export const ADMIN_SEARCH_QUERY_MAX = 200;
+/** How many polls a search answers at most. */
 export const ADMIN_SEARCH_LIMIT = 50;
 /** A search answer's header: 'true' when more polls match than it holds (a narrower search finds them). */
 export const SEARCH_MORE_HEADER = 'X-More-Matches';
