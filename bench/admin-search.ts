@@ -74,7 +74,12 @@ async function main(): Promise<void> {
   const pgPort = await findFreePort();
   const ferretPort = await findFreePort();
   await startPostgres({ port: pgPort, dataDir: join(runDir, 'postgres'), logDir: runDir });
-  const { uri } = await startFerretDB({ port: ferretPort, postgresUrl: postgresUrl(pgPort), stateDir: join(runDir, 'ferretdb'), logDir: runDir });
+  const { uri } = await startFerretDB({
+    port: ferretPort,
+    postgresUrl: postgresUrl(pgPort),
+    stateDir: join(runDir, 'ferretdb'),
+    logDir: runDir,
+  });
   await mongoose.connect(`${uri}logovote-bench`);
   try {
     await Promise.all([PollModel.init(), PollSearchTermModel.init()]);
@@ -90,13 +95,17 @@ async function main(): Promise<void> {
         await PollSearchTermModel.collection.insertMany(terms as never[], { ordered: false });
         written += polls.length;
         entries += terms.length;
-        if (written % 10_000 === 0) log(`${written} polls, ${entries} search entries, ${((performance.now() - seedStart) / 1000).toFixed(0)} s`);
+        if (written % 10_000 === 0)
+          log(`${written} polls, ${entries} search entries, ${((performance.now() - seedStart) / 1000).toFixed(0)} s`);
       }
       const middle = pollNumber(Math.floor(size / 2));
       const cases: [string, () => Promise<unknown>][] = [
         ['reference: a poll by id (`findOne`)', () => PollModel.findOne(activePoll(middle._id)).lean()],
         ['a word of one poll (`unique<n>`)', () => searchPolls(`unique${Math.floor(size / 2)}`, SEARCH)],
-        ['a logo name and a question word', () => searchPolls(`${middle.logos[0]!.name.split(' ')[0]} ${word(pick(Math.floor(size / 2), 5_000))}`, SEARCH)],
+        [
+          'a logo name and a question word',
+          () => searchPolls(`${middle.logos[0]!.name.split(' ')[0]} ${word(pick(Math.floor(size / 2), 5_000))}`, SEARCH),
+        ],
         ['a word no poll has', () => searchPolls('uniqx', SEARCH)],
         ['a word in every poll (`logo`: the first 1 000 entries)', () => searchPolls('logo', SEARCH)],
       ];
@@ -104,7 +113,9 @@ async function main(): Promise<void> {
         const found = (await run()) as { pollIds?: string[] } | null;
         const { p50, p95 } = await timed(run);
         const count = found && 'pollIds' in found ? String(found.pollIds!.length) : '1';
-        rows.push(`| ${size.toLocaleString('en-US')} | ${entries.toLocaleString('en-US')} | ${name} | ${count} | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms |`);
+        rows.push(
+          `| ${size.toLocaleString('en-US')} | ${entries.toLocaleString('en-US')} | ${name} | ${count} | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms |`,
+        );
         log(rows.at(-1)!);
       }
     }
@@ -127,6 +138,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  process.stderr.write(`[bench:admin-search] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

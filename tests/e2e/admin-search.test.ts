@@ -52,7 +52,9 @@ async function openAdmin(viewport: ViewportName): Promise<Page> {
 }
 
 async function search(page: Page, text: string): Promise<string[]> {
-  const answered = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/admin/polls' && new URL(res.url()).searchParams.has('q'));
+  const answered = page.waitForResponse(
+    (res) => new URL(res.url()).pathname === '/api/admin/polls' && new URL(res.url()).searchParams.has('q'),
+  );
   await page.getByRole('searchbox', { name: 'Search polls' }).fill(text);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   expect((await answered).status()).toBe(200);

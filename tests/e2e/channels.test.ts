@@ -36,7 +36,9 @@ async function castVotes(session: CreatedSession, counts: readonly number[], via
 
 /** The votes per channel, as the poll's creator reads them (they are the creator's only). */
 async function channelResults(session: CreatedSessionWithCreatorToken): Promise<ChannelResults> {
-  const res = await fetch(`${gatewayUrl}/api/sessions/${session.sessionId}/channels`, { headers: { 'X-Creator-Token': session.creatorToken } });
+  const res = await fetch(`${gatewayUrl}/api/sessions/${session.sessionId}/channels`, {
+    headers: { 'X-Creator-Token': session.creatorToken },
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as ChannelResults;
 }

@@ -80,7 +80,11 @@ describe('the parts of the results page', () => {
       const creator = await browser.newPage(viewport, { bypassCSP: true, acceptDownloads: true });
       await openResults(creator, `/results/${session.sessionId}#manage=${session.creatorToken}`);
       await creator.getByTestId('channel-results').waitFor({ timeout: 15_000 });
-      await expect(creator.getByTestId('channel-group').locator('h3').allInnerTexts()).resolves.toEqual(['Instagram', 'Newsletter', 'Other / direct link']);
+      await expect(creator.getByTestId('channel-group').locator('h3').allInnerTexts()).resolves.toEqual([
+        'Instagram',
+        'Newsletter',
+        'Other / direct link',
+      ]);
       const exportLink = creator.getByRole('link', { name: 'Export CSV' });
       await exportLink.waitFor({ timeout: 15_000 });
       const downloading = creator.waitForEvent('download');

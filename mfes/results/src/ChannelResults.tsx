@@ -64,7 +64,15 @@ function ChannelGroup({ name, counts, ranked, link }: GroupProps) {
  * whenever the live counts change. Shown to the poll's creator only (this browser holds the creator token;
  * docs/results-visibility.md): the channels are the creator's marketing data.
  */
-export function ChannelResults({ session, ranked, creatorToken }: { session: SessionView; ranked: readonly RankedLogo[]; creatorToken: string }) {
+export function ChannelResults({
+  session,
+  ranked,
+  creatorToken,
+}: {
+  session: SessionView;
+  ranked: readonly RankedLogo[];
+  creatorToken: string;
+}) {
   const counts = session.logos.map((logo) => logo.voteCount).join(',');
   const results = useQuery<ChannelResultsView>({
     queryKey: ['channels', session.sessionId, counts],

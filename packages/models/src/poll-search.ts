@@ -32,7 +32,9 @@ export const PollSearchTermModel = model('PollSearchTerm', searchTermSchema);
 /** The words of `text` as a search sees them: lower case, without accents, split at anything that is not a letter or a digit. */
 export function searchWords(text: string): string[] {
   const plain = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  return (plain.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length >= SEARCH_TERM_MIN).map((word) => word.slice(0, SEARCH_TERM_MAX));
+  return (plain.match(/[\p{L}\p{N}]+/gu) ?? [])
+    .filter((word) => word.length >= SEARCH_TERM_MIN)
+    .map((word) => word.slice(0, SEARCH_TERM_MAX));
 }
 
 /** Every term a poll with these texts is found by: each word's prefixes of SEARCH_TERM_MIN characters and more. */
@@ -99,5 +101,8 @@ export async function searchPolls(
     found = found.filter((entry) => ids.has(entry.pollId));
   }
   found.sort((a, b) => b.at - a.at);
-  return { pollIds: found.slice(0, options.limit).map((entry) => entry.pollId), more: found.length > options.limit || read.length > options.candidates };
+  return {
+    pollIds: found.slice(0, options.limit).map((entry) => entry.pollId),
+    more: found.length > options.limit || read.length > options.candidates,
+  };
 }

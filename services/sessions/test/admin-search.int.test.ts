@@ -49,7 +49,18 @@ const found = async (q: string) => {
 
 describe('search terms', () => {
   it('are every prefix of two characters or more of each word, lower case, without accents', () => {
-    expect([...searchTermsOf(['Crème Brûlée!', 'a B2'])]).toEqual(['cr', 'cre', 'crem', 'creme', 'br', 'bru', 'brul', 'brule', 'brulee', 'b2']);
+    expect([...searchTermsOf(['Crème Brûlée!', 'a B2'])]).toEqual([
+      'cr',
+      'cre',
+      'crem',
+      'creme',
+      'br',
+      'bru',
+      'brul',
+      'brule',
+      'brulee',
+      'b2',
+    ]);
   });
 });
 
@@ -165,7 +176,16 @@ describe('GET /api/admin/polls/{pollId}/results.csv', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     const rows = parse(res.text, { bom: true }) as string[][];
-    expect(rows[0]).toEqual(['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name', 'Channel']);
+    expect(rows[0]).toEqual([
+      'Logo',
+      'Original file name',
+      'Votes',
+      'Percent of total votes',
+      'Reason',
+      'Reason date',
+      'Logo name',
+      'Channel',
+    ]);
     expect(rows[1]!.slice(0, 4)).toEqual(['Logo A', 'Croissant blanc.svg', '1', '100']);
     expect((await request(bed.server).get('/api/admin/polls/AAAAAAAAAAAAAAAA/results.csv')).status).toBe(404);
   });

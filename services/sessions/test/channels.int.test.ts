@@ -62,9 +62,12 @@ const channelResults = (sessionId: string, headers: Record<string, string> = {})
   request(bed.server).get(`/api/sessions/${sessionId}/channels`).set(headers);
 /** The creator's CSV (the export is the creator's only). */
 const csvRows = async (session: { sessionId: string; creatorToken: string }): Promise<string[][]> =>
-  parse((await request(bed.server).get(`/api/sessions/${session.sessionId}/results.csv`).set(CREATOR_TOKEN_HEADER, session.creatorToken)).text, {
-    bom: true,
-  });
+  parse(
+    (await request(bed.server).get(`/api/sessions/${session.sessionId}/results.csv`).set(CREATOR_TOKEN_HEADER, session.creatorToken)).text,
+    {
+      bom: true,
+    },
+  );
 const asCreator = (session: { creatorToken: string }) => ({ [CREATOR_TOKEN_HEADER]: session.creatorToken });
 
 describe('channels at creation (POST /api/sessions, repeated channels)', () => {

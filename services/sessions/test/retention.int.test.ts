@@ -155,7 +155,10 @@ describe('retention', () => {
     socket.end(body);
     socket.destroy();
     // The server finishes the creation: a poll nobody holds a link to, with no votes and no e-mail.
-    await until(async () => (await PollModel.countDocuments({ feedbackPrompt: 'Orphan kite', state: 'active' })) === 1, 'the orphan is created');
+    await until(
+      async () => (await PollModel.countDocuments({ feedbackPrompt: 'Orphan kite', state: 'active' })) === 1,
+      'the orphan is created',
+    );
     const orphan = (await PollModel.findOne({ feedbackPrompt: 'Orphan kite' }).lean())!;
     const [image] = orphan.logos.map((logo) => logo.filename);
     expect(await objectNames(bed.store)).toContain(image);

@@ -154,7 +154,11 @@ export async function createPoll(
     // When the record itself could not be written (the database is down) there is nothing to delete, and
     // trying would only keep the client waiting for the same outage.
     await removeLogoObjects(store, put)
-      .then(() => (recorded ? Promise.all([unlistPoll(pollId), unindexPollForSearch(pollId), deleteLogoFiles(pollId), PollModel.deleteOne({ _id: pollId })]) : undefined))
+      .then(() =>
+        recorded
+          ? Promise.all([unlistPoll(pollId), unindexPollForSearch(pollId), deleteLogoFiles(pollId), PollModel.deleteOne({ _id: pollId })])
+          : undefined,
+      )
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     throw new HttpError(503, STORAGE_FAILED);
   }

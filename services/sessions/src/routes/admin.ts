@@ -76,7 +76,10 @@ const findPoll = (pollId: string) => PollModel.findOne(activePoll(pollId)).lean<
  */
 async function searchedPolls(text: string): Promise<{ polls: Poll[]; more: boolean }> {
   const id = POLL_ID_IN_TEXT.exec(text)?.[1];
-  const [byId, byWords] = await Promise.all([id ? findPoll(id) : null, searchPolls(text, { limit: ADMIN_SEARCH_LIMIT, candidates: SEARCH_CANDIDATES })]);
+  const [byId, byWords] = await Promise.all([
+    id ? findPoll(id) : null,
+    searchPolls(text, { limit: ADMIN_SEARCH_LIMIT, candidates: SEARCH_CANDIDATES }),
+  ]);
   const found = await Promise.all(byWords.pollIds.filter((pollId) => pollId !== byId?._id).map(findPoll));
   const polls = [...(byId ? [byId] : []), ...found.filter((poll): poll is Poll => poll !== null)].slice(0, ADMIN_SEARCH_LIMIT);
   return { polls, more: byWords.more };
