@@ -16,18 +16,20 @@ import {
   TOTAL_COUNT_HEADER,
 } from '@logovote/contracts';
 import { PollSearchTermModel, insertReason, searchTermsOf } from '@logovote/models';
-import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
+import { png } from '../../../packages/media-pipeline/test/fixtures';
 import { csrfHeaders } from '../../../tests/support/integration';
 import { POLL_NOT_FOUND } from '../src/routes/admin';
 import { PUBLIC_ORIGIN, insertVotes, sessionsTestbed, type Upload } from './support';
 
 const bed = sessionsTestbed('admin-search');
+// Each test creates several polls through the upload pipeline: minutes on a machine busy with other work.
+jest.setTimeout(120_000);
 
 let logos: Upload[];
 beforeAll(async () => {
   logos = [
     ['wheat-ear.png', await png()],
-    ['Croissant blanc.svg', svg()],
+    ['Croissant blanc.png', await png(24, 24)],
   ];
 });
 
@@ -186,7 +188,7 @@ describe('GET /api/admin/polls/{pollId}/results.csv', () => {
       'Logo name',
       'Channel',
     ]);
-    expect(rows[1]!.slice(0, 4)).toEqual(['Logo A', 'Croissant blanc.svg', '1', '100']);
+    expect(rows[1]!.slice(0, 4)).toEqual(['Logo A', 'Croissant blanc.png', '1', '100']);
     expect((await request(bed.server).get('/api/admin/polls/AAAAAAAAAAAAAAAA/results.csv')).status).toBe(404);
   });
 });

@@ -152,12 +152,14 @@ describe('retention', () => {
     socket.write(
       `POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=orphan\r\nContent-Length: ${body.length}\r\n\r\n`,
     );
-    socket.end(body);
+    // Gone once every byte is sent: the answer is never read.
+    await new Promise<void>((resolve) => socket.end(body, () => resolve()));
     socket.destroy();
     // The server finishes the creation: a poll nobody holds a link to, with no votes and no e-mail.
     await until(
       async () => (await PollModel.countDocuments({ feedbackPrompt: 'Orphan kite', state: 'active' })) === 1,
       'the orphan is created',
+      60_000,
     );
     const orphan = (await PollModel.findOne({ feedbackPrompt: 'Orphan kite' }).lean())!;
     const [image] = orphan.logos.map((logo) => logo.filename);
@@ -174,5 +176,5 @@ describe('retention', () => {
     expect(await objectNames(bed.store)).not.toContain(image);
     expect(await PollSearchTermModel.countDocuments({ pollId: orphan._id })).toBe(0);
     expect(await LivePollListModel.countDocuments({ pollId: orphan._id })).toBe(0);
-  });
+  }, 120_000);
 });
