@@ -116,13 +116,16 @@ export function PollDetails({ poll, onDelete, deleteButtonRef }: Props) {
           <Stat label="Highest Votes" value={highest} />
         </dl>
 
-        <PollActivity pollId={poll.pollId} />
-
         <div className="flex justify-end border-t border-border pt-6">
           <Button ref={deleteButtonRef} variant="destructive" onClick={onDelete} className="w-full sm:w-auto">
             <TrashIcon />
             Delete Poll
           </Button>
+        </div>
+
+        {/* Below the spec's panel: the keyboard reaches 'Delete Poll' right after the panel's heading. */}
+        <div className="border-t border-border pt-6">
+          <PollActivity pollId={poll.pollId} />
         </div>
       </CardContent>
     </Card>
