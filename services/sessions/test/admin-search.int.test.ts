@@ -76,7 +76,7 @@ describe('GET /api/admin/polls?q=', () => {
     expect(await found('cafe')).toEqual([cafe.sessionId]);
     // Every word must match; each as the start of a word.
     expect(await found('which logo')).toEqual([cafe.sessionId, bakery.sessionId]);
-    expect(await found('logo croiss')).toEqual([bakery.sessionId]);
+    expect(await found('logo fit')).toEqual([bakery.sessionId]);
     expect(await found('which ogo')).toEqual([]);
     // Logo names and the uploaded files' names (without the extension).
     expect(await found('bean')).toEqual([cafe.sessionId]);
