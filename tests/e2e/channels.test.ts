@@ -34,8 +34,11 @@ async function castVotes(session: CreatedSession, counts: readonly number[], via
   }
 }
 
-async function channelResults(sessionId: string): Promise<ChannelResults> {
-  const res = await fetch(`${gatewayUrl}/api/sessions/${sessionId}/channels`);
+/** The votes per channel, as the poll's creator reads them (they are the creator's only). */
+async function channelResults(session: CreatedSessionWithCreatorToken): Promise<ChannelResults> {
+  const res = await fetch(`${gatewayUrl}/api/sessions/${session.sessionId}/channels`, {
+    headers: { 'X-Creator-Token': session.creatorToken },
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as ChannelResults;
 }
@@ -67,7 +70,7 @@ describe('a poll with three channels', () => {
     for (const channel of session.channels!) await castVotes(session, VOTES[channel.name]!, channel.id);
   });
 
-  it('shows each channel’s own winner and verdict beside the total, on a phone and a desktop', async () => {
+  it('shows the creator each channel’s own winner and verdict beside the total, on a phone and a desktop', async () => {
     // 6 votes each: the total is a three-way tie, ranked in upload order (Ring, Square, Triangle = Logo A, B, C).
     const expected = [
       { name: 'Newsletter', total: '6 votes', verdict: verdictSentence(judgePoll([5, 1, 0]), ['Logo A', 'Logo B', 'Logo C']) },
@@ -76,14 +79,14 @@ describe('a poll with three channels', () => {
     ];
     expect(expected.map((group) => group.verdict.split(' ').slice(0, 2).join(' '))).toEqual(['Logo A', 'Logo B', 'Logo C']);
     for (const viewport of ['phone', 'desktop'] as const) {
-      const page = await openResults(`/results/${session.sessionId}`, viewport);
+      const page = await openResults(`/results/${session.sessionId}#manage=${session.creatorToken}`, viewport);
       await expect(page.getByTestId('total-votes').innerText()).resolves.toBe('Total votes: 18');
       await expect(page.getByTestId('confidence-verdict').getAttribute('data-verdict')).resolves.toBe('tie');
       const shown = await groups(page);
       expect(shown.map(({ name, total, verdict }) => ({ name, total, verdict }))).toEqual(expected);
       expect(shown[0]!.logos).toEqual(['Logo A · Ring: 5 (83%)', 'Logo B · Square: 1 (17%)', 'Logo C · Triangle: 0 (0%)']);
-      // No votes came through the plain link: no group for it. A visitor gets no channel links.
-      await expect(page.getByTestId('channel-results').getByRole('button', { name: 'Copy link' }).count()).resolves.toBe(0);
+      // No votes came through the plain link: no group for it.
+      await expect(page.getByTestId('channel-group').count()).resolves.toBe(3);
       await page.getByTestId('channel-results').scrollIntoViewIfNeeded();
       await expectAccessible(page);
       await expectNoHorizontalOverflow(page);
@@ -125,7 +128,7 @@ describe('a poll with three channels', () => {
     const voted = page.waitForResponse((res) => res.url().endsWith(`/api/sessions/${session.sessionId}/vote`));
     await page.getByTestId('vote-button').click();
     expect((await voted).status()).toBe(200);
-    const after = await channelResults(session.sessionId);
+    const after = await channelResults(session);
     expect(after.channels.map((channel) => [channel.name, channel.totalVotes])).toEqual([
       ['Newsletter', 6],
       ['Instagram', 6],

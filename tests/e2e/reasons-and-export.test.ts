@@ -187,7 +187,7 @@ describe('reasons on the results page, and the CSV export', () => {
     },
   );
 
-  it('downloads the results and reasons as CSV from the results page', async () => {
+  it('downloads the results and reasons as CSV from the creator’s results page', async () => {
     const session = await createPoll();
     const [first, second] = session.logos;
     await voteWithReason(session.sessionId, second!.id, 'Crisp, "modern"');
@@ -195,7 +195,8 @@ describe('reasons on the results page, and the CSV export', () => {
     await voteWithReason(session.sessionId, first!.id, 'Friendly');
 
     const page = await browser.newPage('desktop', { acceptDownloads: true });
-    await visitPollScreen(page, `/results/${session.sessionId}`, 'results');
+    // The creator's manage link (docs/closing.md): the export is the creator's only (docs/results-visibility.md).
+    await visitPollScreen(page, `/results/${session.sessionId}#manage=${session.creatorToken}`, 'results');
     const downloading = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export CSV' }).click();
     const download = await downloading;

@@ -5,7 +5,7 @@
  * stream, the reasons, the link preview and the page's HTML (where the gateway embeds the poll).
  */
 import type { CreatedSessionWithCreatorToken, ResultsVisibility, SessionView } from '@logovote/contracts';
-import { RESULTS_PASS_COOKIE, RESULTS_WITHHELD } from '@logovote/contracts';
+import { CREATOR_ONLY, RESULTS_PASS_COOKIE, RESULTS_WITHHELD } from '@logovote/contracts';
 import { randomFingerprint } from '../support/polls';
 import { testStack } from '../support/stack-env';
 import { validImages } from './support/fixtures';
@@ -19,10 +19,11 @@ const target = () => targetOf(gatewayUrl, `127.0.23.${1 + ((calls += 1) % 40)}`)
 /** One address for the voters, so each keeps its network (the voter's key) from vote to read. */
 const voterTarget = targetOf(gatewayUrl, '127.0.24.1');
 
-async function createPoll(resultsVisibility: ResultsVisibility): Promise<CreatedSessionWithCreatorToken> {
+async function createPoll(resultsVisibility: ResultsVisibility, channels: string[] = []): Promise<CreatedSessionWithCreatorToken> {
   const images = await validImages();
   const { body, contentType } = multipart([
     { name: 'resultsVisibility', data: resultsVisibility },
+    ...channels.map((data) => ({ name: 'channels', data })),
     ...[images.png, images.jpeg].map((data, index) => ({ name: 'logos', filename: `logo-${index}.png`, type: 'image/png', data })),
   ]);
   const answer = await call(target(), { method: 'POST', path: '/api/sessions', headers: { 'Content-Type': contentType }, body });
@@ -71,6 +72,15 @@ async function everyRead(poll: CreatedSessionWithCreatorToken, headers: Record<s
     resultsPage: await read(`/results/${id}`, headers, from),
     votePage: await read(`/vote/${id}`, headers, from),
   };
+}
+
+/** Refused as the creator's alone (docs/results-visibility.md, "Who sees which part"): a JSON 403 that carries nothing of the poll. */
+function expectCreatorOnly(answer: Answer, message: string): void {
+  expect(answer.status).toBe(403);
+  expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  expect(jsonMessage(answer)).toBe(message);
+  expect(answer.body).not.toMatch(INTERNAL_DETAILS);
+  expect(answer.body).not.toMatch(/Secret reason|Logo A|Instagram/);
 }
 
 function expectRefused(answer: Answer, message: string): void {
@@ -147,11 +157,11 @@ describe('a poll whose results show after a vote', () => {
     }
   });
 
-  it('shows the voter the counts and reasons, yet no page HTML embeds them even for the voter', async () => {
+  it('shows the voter the counts and reasons, not the creator’s CSV or channels, and no page HTML embeds them even for the voter', async () => {
     const reads = await everyRead(afterVote, { Cookie: afterVoteVoter.cookie }, voterTarget, false);
     expect((JSON.parse(reads.view.body) as SessionView).totalVotes).toBe(1);
-    expect(reads.csv.status).toBe(200);
-    expect(reads.channels.status).toBe(200);
+    expectCreatorOnly(reads.csv, CREATOR_ONLY.export);
+    expectCreatorOnly(reads.channels, CREATOR_ONLY.channels);
     expect(reads.reasons[0]!.body).toContain('Secret reason 42');
     // The gateway embeds what an anonymous visitor sees, whatever the page request carries.
     for (const page of [reads.resultsPage, reads.votePage]) expect(embeddedPoll(page.body).resultsWithheldUntil).toBe('voted');
@@ -199,5 +209,28 @@ describe('a poll whose results show when voting closes', () => {
       expect(answer.status).toBeLessThan(500);
       expect(answer.headers['set-cookie'] ?? '').not.toContain(RESULTS_PASS_COOKIE);
     }
+  });
+});
+
+describe('a poll whose results everyone sees (the default), with channels', () => {
+  it('shows its voter and a visitor the counts and reasons, and only the creator the CSV and the channels', async () => {
+    const poll = await createPoll('everyone', ['Instagram', 'Newsletter']);
+    const voter = await voteWithReason(poll.sessionId, poll.logos[0]!.id);
+    for (const [headers, from] of [
+      [{ Cookie: voter.cookie }, voterTarget],
+      [{}, target()],
+      [{ 'X-Creator-Token': afterVote.creatorToken }, target()],
+    ] as const) {
+      const reads = await everyRead(poll, headers, from, false);
+      expect((JSON.parse(reads.view.body) as SessionView).totalVotes).toBe(1);
+      expect(reads.reasons[0]!.body).toContain('Secret reason 42');
+      expectCreatorOnly(reads.csv, CREATOR_ONLY.export);
+      expectCreatorOnly(reads.channels, CREATOR_ONLY.channels);
+    }
+    const creator = await everyRead(poll, { 'X-Creator-Token': poll.creatorToken }, target(), false);
+    expect(creator.csv.status).toBe(200);
+    expect(creator.csv.body).toContain('Secret reason 42');
+    expect(creator.channels.status).toBe(200);
+    expect(creator.channels.body).toContain('Instagram');
   });
 });

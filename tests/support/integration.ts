@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import mongoose from 'mongoose';
 import pino from 'pino';
 import { CSRF_HEADER } from '@logovote/contracts';
-import { PollModel, type PollState } from '@logovote/models';
+import { PollModel, hashCreatorToken, type PollState } from '@logovote/models';
 import {
   CSRF_COOKIE,
   connectMongo,
@@ -98,12 +98,14 @@ export async function createPoll(options: { logos?: number; feedbackPrompt?: str
     contentType: 'image/png',
     size: 1024,
   }));
+  const creatorToken = randomBytes(32).toString('base64url');
   const poll = await PollModel.create({
     _id,
     logos,
+    creatorTokenHash: hashCreatorToken(creatorToken),
     feedbackPrompt: options.feedbackPrompt,
     lastActivityAt: options.lastActivityAt ?? new Date(),
     state: options.state ?? 'active',
   });
-  return { sessionId: poll._id, logoIds: logos.map((logo) => logo.id) };
+  return { sessionId: poll._id, logoIds: logos.map((logo) => logo.id), creatorToken };
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import type { CreatedSessionWithCreatorToken, LogoOrder, MyVote, SessionView, VoteResponse } from '@logovote/contracts';
+import type { CreatedSessionWithCreatorToken, LogoOrder, MyVote, ResultsVisibility, SessionView, VoteResponse } from '@logovote/contracts';
 import type { ReportCategory } from '@logovote/contracts/report-categories';
 import { testStack } from './stack-env';
 import { fixture, FOUR_LOGOS } from './web';
@@ -19,6 +19,8 @@ export type PollOptions = {
   channels?: readonly string[];
   /** A poll for one shared network: its first 50 voters of an address pay no proof of work. */
   sharedNetwork?: boolean;
+  /** Who sees the results (docs/results-visibility.md); the spec's 'everyone' when absent. */
+  resultsVisibility?: ResultsVisibility;
   /** The gateway to create it through; the test stack's by default. */
   gatewayUrl?: string;
 };
@@ -35,6 +37,7 @@ export async function createPoll(options: PollOptions = {}): Promise<CreatedSess
   if (options.logoOrder) form.append('logoOrder', options.logoOrder);
   for (const name of options.channels ?? []) form.append('channels', name);
   if (options.sharedNetwork) form.append('sharedNetwork', 'true');
+  if (options.resultsVisibility) form.append('resultsVisibility', options.resultsVisibility);
   const res = await fetch(`${options.gatewayUrl ?? testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });
   if (res.status !== 201) throw new Error(`creating a poll: ${res.status} ${await res.text()}`);
   return (await res.json()) as CreatedSessionWithCreatorToken;

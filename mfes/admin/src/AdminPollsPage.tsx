@@ -1,7 +1,8 @@
-import { Button, Card, CardContent, CardHeader, SpinnerIcon, toast } from '@logovote/ui';
-import { api } from '@logovote/web-client';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { Button, Card, CardContent, CardHeader, Input, SpinnerIcon, toast } from '@logovote/ui';
+import { ADMIN_SEARCH_QUERY_MAX } from '@logovote/contracts/limits';
+import { api, type AdminPollSearch } from '@logovote/web-client';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState, type FormEvent } from 'react';
 
 import { DeletePollDialog } from './DeletePollDialog';
 import { NoPollSelected, PollDetails } from './PollDetails';
@@ -25,6 +26,23 @@ function LoadingPolls() {
   );
 }
 
+/** What the search found, in words: how many, whether more match, or why nothing is shown. */
+function SearchOutcome({ query, search }: { query: string; search: ReturnType<typeof useQuery<AdminPollSearch>> }) {
+  let text: string;
+  if (search.isPending) text = 'Searching...';
+  else if (search.isError) text = `The search failed: ${search.error.message}`;
+  else if (search.data.polls.length === 0) text = `No polls match “${query}”.`;
+  else
+    text = search.data.more
+      ? `The newest ${search.data.polls.length} of more polls matching “${query}”: add a word to narrow the search.`
+      : `${search.data.polls.length} ${search.data.polls.length === 1 ? 'poll matches' : 'polls match'} “${query}”.`;
+  return (
+    <p role="status" data-testid="search-outcome" className="text-sm break-words text-muted-foreground">
+      {text}
+    </p>
+  );
+}
+
 function PollsUnavailable({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
     <Card role="alert" data-testid="polls-error" className="mx-auto w-full max-w-xl">
@@ -40,6 +58,38 @@ function PollsUnavailable({ message, onRetry }: { message: string; onRetry: () =
   );
 }
 
+/** The search form above the list (docs/admin.md, "Search"): by the question's or the logo names' words, or a poll id or link. */
+function PollSearchForm({ onSearch }: { onSearch: (query: string) => void }) {
+  const [text, setText] = useState('');
+  const inputId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(text.trim());
+  };
+  return (
+    <form role="search" onSubmit={submit} className="flex gap-2" data-testid="poll-search">
+      <label htmlFor={inputId} className="sr-only">
+        Search polls
+      </label>
+      <Input
+        id={inputId}
+        type="search"
+        value={text}
+        maxLength={ADMIN_SEARCH_QUERY_MAX}
+        placeholder="Question, logo name or poll id"
+        onChange={(event) => {
+          setText(event.target.value);
+          // Emptied (or cleared with the field's own button): back to the whole list.
+          if (event.target.value.trim() === '') onSearch('');
+        }}
+      />
+      <Button type="submit" variant="outline">
+        Search
+      </Button>
+    </form>
+  );
+}
+
 /** Admin poll management (spec sections 2 and 4): the poll list, the selected poll's details, and its deletion. */
 export default function AdminPollsPage(_props: AdminPollsPageProps) {
   const queryClient = useQueryClient();
@@ -48,6 +98,7 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
   const deleteButton = useRef<HTMLButtonElement>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [query, setQuery] = useState('');
   const justDeleted = useRef(false);
 
   // The server gives the list a page at a time (newest first); the sidebar asks for more on demand.
@@ -58,8 +109,14 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
     getNextPageParam: (page) => page.next,
   });
   const loaded = polls.data?.pages.flatMap((page) => page.polls) ?? [];
+  const search = useQuery({
+    queryKey: [...POLLS_QUERY_KEY, 'search', query],
+    queryFn: () => api.searchAdminPolls(query),
+    enabled: query !== '',
+  });
+  const shown = query === '' ? loaded : (search.data?.polls ?? []);
   // A selection the refreshed list no longer holds (deleted elsewhere) shows as none.
-  const selected = loaded.find((poll) => poll.pollId === selectedId) ?? null;
+  const selected = shown.find((poll) => poll.pollId === selectedId) ?? null;
 
   const deletion = useMutation({
     mutationFn: (pollId: string) => api.deleteAdminPoll(pollId),
@@ -108,9 +165,11 @@ export default function AdminPollsPage(_props: AdminPollsPageProps) {
                 </p>
               )}
             </CardHeader>
-            <CardContent className="min-h-0 overflow-y-auto px-4 pt-1 sm:px-6">
-              <PollList polls={loaded} selectedId={selected?.pollId ?? null} onSelect={setSelectedId} />
-              {polls.hasNextPage && (
+            <CardContent className="flex min-h-0 flex-col gap-3 overflow-y-auto px-4 pt-1 sm:px-6">
+              <PollSearchForm onSearch={setQuery} />
+              {query !== '' && <SearchOutcome query={query} search={search} />}
+              <PollList polls={shown} selectedId={selected?.pollId ?? null} onSelect={setSelectedId} />
+              {query === '' && polls.hasNextPage && (
                 <Button
                   variant="outline"
                   className="mt-3 mb-4 w-full"

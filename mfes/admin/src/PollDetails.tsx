@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react'
 
 import { formatCreatedAt, PLAN_DESCRIPTIONS, votesLabel } from './format';
 import { BrokenImageWarning, LogoImage } from './LogoImage';
+import { PollActivity } from './PollActivity';
 import { NO_QUESTION } from './PollList';
 import { useLogoCheck } from './use-logo-check';
 
@@ -120,6 +121,11 @@ export function PollDetails({ poll, onDelete, deleteButtonRef }: Props) {
             <TrashIcon />
             Delete Poll
           </Button>
+        </div>
+
+        {/* Below the spec's panel: the keyboard reaches 'Delete Poll' right after the panel's heading. */}
+        <div className="border-t border-border pt-6">
+          <PollActivity pollId={poll.pollId} />
         </div>
       </CardContent>
     </Card>

@@ -2,9 +2,9 @@ import type { ChannelCounts, ChannelResults as ChannelResultsView, SessionView }
 import { DIRECT_LINK_GROUP, rankGroup, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import { judgePoll, verdictSentence } from '@logovote/contracts/verdict';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, CopyIcon, copyLink } from '@logovote/ui';
-import { api, channelVotingUrl, storedCreatorToken } from '@logovote/web-client';
+import { api, channelVotingUrl } from '@logovote/web-client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 
 import { QrCodeButton } from './QrCodeButton';
 
@@ -60,15 +60,23 @@ function ChannelGroup({ name, counts, ranked, link }: GroupProps) {
 
 /**
  * 'By channel' (docs/channels.md), beside the total: per channel its votes per logo and its own verdict,
- * then the voters of the plain link. Read again whenever the live counts change. The creator (this browser
- * keeps the creator token) also gets each channel's voting link to copy and its QR code.
+ * then the voters of the plain link, with each channel's voting link to copy and its QR code. Read again
+ * whenever the live counts change. Shown to the poll's creator only (this browser holds the creator token;
+ * docs/results-visibility.md): the channels are the creator's marketing data.
  */
-export function ChannelResults({ session, ranked }: { session: SessionView; ranked: readonly RankedLogo[] }) {
+export function ChannelResults({
+  session,
+  ranked,
+  creatorToken,
+}: {
+  session: SessionView;
+  ranked: readonly RankedLogo[];
+  creatorToken: string;
+}) {
   const counts = session.logos.map((logo) => logo.voteCount).join(',');
-  const [creator] = useState(() => storedCreatorToken(session.sessionId) !== undefined);
   const results = useQuery<ChannelResultsView>({
     queryKey: ['channels', session.sessionId, counts],
-    queryFn: () => api.getChannelResults(session.sessionId),
+    queryFn: () => api.getChannelResults(session.sessionId, creatorToken),
     placeholderData: keepPreviousData,
   });
   if (!results.data) return null;
@@ -89,7 +97,7 @@ export function ChannelResults({ session, ranked }: { session: SessionView; rank
               name={channel.name}
               counts={channel}
               ranked={ranked}
-              link={creator ? { sessionId: session.sessionId, id: channel.id } : undefined}
+              link={{ sessionId: session.sessionId, id: channel.id }}
             />
           ))}
           {direct.totalVotes > 0 && <ChannelGroup name={DIRECT_LINK_GROUP} counts={direct} ranked={ranked} />}

@@ -1,5 +1,6 @@
 import { Button, Icon } from '@logovote/ui';
 import { api } from '@logovote/web-client';
+import { useQuery } from '@tanstack/react-query';
 
 function DownloadIcon() {
   return (
@@ -9,16 +10,32 @@ function DownloadIcon() {
   );
 }
 
-/** 'Export CSV' (docs/export.md): the results and the voters' reasons as a file the server names. */
-export function ExportCsvButton({ sessionId }: { sessionId: string }) {
+/**
+ * 'Export CSV' (docs/export.md), for the poll's creator only (docs/results-visibility.md): the results and the
+ * voters' reasons as a file the server names. A plain link cannot send the creator token, so the results pass
+ * (a cookie for the poll's API paths) is asked for first; the link is usable once it is there.
+ */
+export function ExportCsvButton({ sessionId, creatorToken }: { sessionId: string; creatorToken: string }) {
+  const pass = useQuery({
+    queryKey: ['results-pass', sessionId],
+    queryFn: () => api.requestResultsPass(sessionId, creatorToken).then(() => true),
+    retry: false,
+  });
   return (
     <div className="flex justify-end">
-      <Button asChild variant="outline">
-        <a data-testid="export-csv" href={api.resultsCsvUrl(sessionId)} download>
+      {pass.isPending ? (
+        <Button variant="outline" disabled>
           <DownloadIcon />
           Export CSV
-        </a>
-      </Button>
+        </Button>
+      ) : (
+        <Button asChild variant="outline">
+          <a data-testid="export-csv" href={api.resultsCsvUrl(sessionId)} download>
+            <DownloadIcon />
+            Export CSV
+          </a>
+        </Button>
+      )}
     </div>
   );
 }

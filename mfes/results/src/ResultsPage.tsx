@@ -14,9 +14,9 @@ import {
   Progress,
   SpinnerIcon,
 } from '@logovote/ui';
-import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf } from '@logovote/web-client';
+import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf, takeCreatorToken } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, type ComponentProps } from 'react';
+import { useEffect, useRef, useState, type ComponentProps } from 'react';
 
 import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import type { Verdict } from '@logovote/contracts/verdict';
@@ -127,6 +127,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
   const ranked = rankLogos(session.logos, session.totalVotes);
   const verdict = useVerdict(ranked);
   const prompt = session.feedbackPrompt?.trim();
+  const [creatorToken] = useState(() => takeCreatorToken(session.sessionId));
   return (
     <>
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
@@ -168,8 +169,9 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
           />
         ))}
       </ul>
-      {session.channels?.length ? <ChannelResults session={session} ranked={ranked} /> : null}
-      <ExportCsvButton sessionId={session.sessionId} />
+      {/* The creator's parts (docs/results-visibility.md, "Who sees which part"): the server refuses them to anyone else. */}
+      {creatorToken && session.channels?.length ? <ChannelResults session={session} ranked={ranked} creatorToken={creatorToken} /> : null}
+      {creatorToken && <ExportCsvButton sessionId={session.sessionId} creatorToken={creatorToken} />}
 
       <Card data-testid="create-another" className="text-center">
         <CardHeader>

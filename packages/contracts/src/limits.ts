@@ -24,3 +24,6 @@ export const REASONS_PAGE_SIZE = 10;
 /** Channels (docs/channels.md): the audiences a creator tells apart, each with its own voting link. */
 export const MAX_CHANNELS_PER_POLL = 8;
 export const MAX_CHANNEL_NAME_LENGTH = 40;
+
+/** The admin search's longest text (GET /api/admin/polls?q=). */
+export const ADMIN_SEARCH_QUERY_MAX = 200;

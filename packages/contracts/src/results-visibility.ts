@@ -41,3 +41,13 @@ export const RESULTS_WITHHELD: Record<ResultsWithheldUntil, string> = {
 export const RESULTS_PASS_COOKIE = 'lv_results_pass';
 /** How long a results pass is good for; the results page asks for a new one on each visit. */
 export const RESULTS_PASS_TTL_SECONDS = 12 * 60 * 60;
+
+/**
+ * 403 of the reads only the poll's creator (creator token or results pass) and the admin may make, whoever
+ * may see the results (docs/results-visibility.md, "Who sees which part"): the per-channel breakdown (the
+ * creator's marketing data) and the CSV export (the raw data, every reason with its date).
+ */
+export const CREATOR_ONLY: Record<'channels' | 'export', string> = {
+  channels: "Only the poll's creator can see the votes per channel.",
+  export: "Only the poll's creator can export the results.",
+};

@@ -19,3 +19,4 @@ export * from './poll-visibility';
 export * from './upload-refusal';
 export * from './rate-ticket';
 export * from './admin-login-failure';
+export * from './poll-search';

@@ -26,6 +26,11 @@ async function hasVoted(pollId: string, voter: ResultsViewer['voter']): Promise<
   return id !== undefined && (await currentVote(id)).logoId !== null;
 }
 
+/** Whether the viewer is the poll's creator: the creator token, or a results pass (given only to its holder). */
+export function isPollCreator(poll: RuledPoll, viewer: Pick<ResultsViewer, 'creatorToken' | 'resultsPass'>): boolean {
+  return viewer.resultsPass || creatorTokenMatches(viewer.creatorToken, poll.creatorTokenHash);
+}
+
 /**
  * What the viewer waits for before a poll's results are shown to them, or undefined when they may see
  * them now (docs/results-visibility.md). Everyone sees them under the 'everyone' rule and, under both
@@ -41,7 +46,7 @@ export async function resultsWithheldFrom(
   const rule = poll.resultsVisibility;
   if (!rule) return undefined;
   if ((status ?? (await readPollStatus(poll._id))).closed) return undefined;
-  if (viewer.resultsPass || creatorTokenMatches(viewer.creatorToken, poll.creatorTokenHash)) return undefined;
+  if (isPollCreator(poll, viewer)) return undefined;
   if (rule === 'after-close') return 'closed';
   return (await hasVoted(poll._id, viewer.voter)) ? undefined : 'voted';
 }

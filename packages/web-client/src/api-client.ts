@@ -1,4 +1,5 @@
 import type {
+  AdminPollDetails,
   AdminPollList,
   ChannelResults,
   CreatedSessionWithCreatorToken,
@@ -39,6 +40,7 @@ import {
   LOGOS_FIELD,
   LOGO_NAMES_FIELD,
   MODERATION_IMAGE_FIELD,
+  SEARCH_MORE_HEADER,
   TOTAL_COUNT_HEADER,
   VOTE_PROOF_HEADER,
 } from './constants';
@@ -49,6 +51,8 @@ import { postMultipart, type RawResponse, type UploadOptions } from './upload';
 
 /** A page of the admin list. */
 export type AdminPollPage = { polls: AdminPollList; total: number; next?: string };
+/** The admin's search: the polls found (newest first) and whether more match than it holds. */
+export type AdminPollSearch = { polls: AdminPollList; more: boolean };
 /** A page of the admin's list of refused uploads. */
 export type UploadRefusalPage = { refusals: UploadRefusalList; next?: string };
 
@@ -416,9 +420,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       });
     },
 
-    /** GET /api/sessions/{id}/channels (docs/channels.md): the votes per channel and of the plain link. */
-    getChannelResults(sessionId: string): Promise<ChannelResults> {
-      return request(`/api/sessions/${encodeURIComponent(sessionId)}/channels`);
+    /** GET /api/sessions/{id}/channels (docs/channels.md): the votes per channel and of the plain link, for the poll's creator. */
+    getChannelResults(sessionId: string, creatorToken: string): Promise<ChannelResults> {
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/channels`, { headers: { [CREATOR_TOKEN_HEADER]: creatorToken } });
     },
 
     /** Where the results export is downloaded (GET /api/sessions/{id}/results.csv, docs/export.md). */
@@ -435,6 +439,22 @@ export function createApiClient(options: ApiClientOptions = {}) {
       const polls = parseJsonBody<AdminPollList>(text);
       const next = nextPagePath(headers);
       return { polls, total: Number(headers.get(TOTAL_COUNT_HEADER) ?? polls.length), ...(next ? { next } : {}) };
+    },
+
+    /** GET /api/admin/polls?q=: the polls whose question or logo names hold every word, or the poll with that id (docs/admin.md). */
+    async searchAdminPolls(query: string): Promise<AdminPollSearch> {
+      const { text, headers } = await send(`/api/admin/polls?${new URLSearchParams({ q: query }).toString()}`);
+      return { polls: parseJsonBody<AdminPollList>(text), more: headers.get(SEARCH_MORE_HEADER) === 'true' };
+    },
+
+    /** GET /api/admin/polls/{pollId}: the poll with its voting state, results rule, channels and newest reasons. */
+    getAdminPollDetails(pollId: string): Promise<AdminPollDetails> {
+      return request(`/api/admin/polls/${encodeURIComponent(pollId)}`);
+    },
+
+    /** Where the admin downloads a poll's results as CSV (behind the admin credentials). */
+    adminResultsCsvUrl(pollId: string): string {
+      return `${baseUrl}/api/admin/polls/${encodeURIComponent(pollId)}/results.csv`;
     },
 
     deleteAdminPoll(pollId: string): Promise<DeletedPoll> {

@@ -31,6 +31,7 @@ export const MAX_FEEDBACK_PROMPT_LENGTH: typeof Contracts.MAX_FEEDBACK_PROMPT_LE
 export const SWIPE_THRESHOLD_PX: typeof Contracts.SWIPE_THRESHOLD_PX = 50;
 export const ADMIN_THUMBNAILS_SHOWN: typeof Contracts.ADMIN_THUMBNAILS_SHOWN = 4;
 export const TOTAL_COUNT_HEADER: typeof Contracts.TOTAL_COUNT_HEADER = 'X-Total-Count';
+export const SEARCH_MORE_HEADER: typeof Contracts.SEARCH_MORE_HEADER = 'X-More-Matches';
 export const LIVE_ENDED_EVENT: typeof Contracts.LIVE_ENDED_EVENT = 'ended';
 export const LIVE_REASONS_EVENT: typeof Contracts.LIVE_REASONS_EVENT = 'reasons';
 export const CREATOR_TOKEN_HEADER: typeof Contracts.CREATOR_TOKEN_HEADER = 'X-Creator-Token';

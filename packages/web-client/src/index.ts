@@ -16,6 +16,7 @@ export {
   MESSAGES,
   type ApiClient,
   type AdminPollPage,
+  type AdminPollSearch,
   type UploadRefusalPage,
   type ApiClientOptions,
   type CreateSessionInput,

@@ -53,7 +53,7 @@ export function buildApp(deps: SessionsDeps): Koa {
       closingRouter(deps.csrfSecret),
       resultsPassRouter(deps.csrfSecret),
       liveRouter(deps.liveCounts ?? new LiveCountsHub({ logger: deps.logger }), deps),
-      adminRouter(deps.store),
+      adminRouter(deps),
       adminLoginRouter(deps.csrfSecret),
       refusalsRouter(),
       exportRouter(deps.logger, deps),

@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { parse } from 'csv-parse/sync';
 import {
+  CREATOR_ONLY,
   CREATOR_TOKEN_HEADER,
   ChannelResults,
   CreatedSession,
@@ -59,8 +60,15 @@ async function insertVotes(pollId: string, votes: [logoId: string, channelId?: s
 
 const channelResults = (sessionId: string, headers: Record<string, string> = {}) =>
   request(bed.server).get(`/api/sessions/${sessionId}/channels`).set(headers);
-const csvRows = async (sessionId: string): Promise<string[][]> =>
-  parse((await request(bed.server).get(`/api/sessions/${sessionId}/results.csv`)).text, { bom: true });
+/** The creator's CSV (the export is the creator's only). */
+const csvRows = async (session: { sessionId: string; creatorToken: string }): Promise<string[][]> =>
+  parse(
+    (await request(bed.server).get(`/api/sessions/${session.sessionId}/results.csv`).set(CREATOR_TOKEN_HEADER, session.creatorToken)).text,
+    {
+      bom: true,
+    },
+  );
+const asCreator = (session: { creatorToken: string }) => ({ [CREATOR_TOKEN_HEADER]: session.creatorToken });
 
 describe('channels at creation (POST /api/sessions, repeated channels)', () => {
   it('gives each named channel a short id, trimmed names in order, in the answer and in every session view', async () => {
@@ -115,7 +123,7 @@ describe('votes per channel', () => {
       [monogram],
     ]);
 
-    const res = await channelResults(session.sessionId);
+    const res = await channelResults(session.sessionId, asCreator(session));
     expect(res.status).toBe(200);
     expect(ChannelResults.parse(res.body)).toEqual({
       channels: [
@@ -147,7 +155,7 @@ describe('votes per channel', () => {
       },
     });
 
-    expect(await csvRows(session.sessionId)).toEqual([
+    expect(await csvRows(session)).toEqual([
       ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name', 'Channel'],
       ['Logo A', 'monogram.svg', '3', '60', '', '', 'monogram', ''],
       ['Logo B', 'wordmark.png', '2', '40', '', '', 'wordmark', ''],
@@ -163,8 +171,8 @@ describe('votes per channel', () => {
 
   it('keeps the seven columns of a poll without channels', async () => {
     const session = await created([]);
-    expect((await csvRows(session.sessionId))[0]).toHaveLength(7);
-    expect(ChannelResults.parse((await channelResults(session.sessionId)).body)).toEqual({
+    expect((await csvRows(session))[0]).toHaveLength(7);
+    expect(ChannelResults.parse((await channelResults(session.sessionId, asCreator(session))).body)).toEqual({
       channels: [],
       direct: { logos: session.logos.map((logo) => ({ logoId: logo.id, votes: 0 })), totalVotes: 0 },
     });
@@ -179,6 +187,16 @@ describe('votes per channel', () => {
     const creator = await channelResults(session.sessionId, { [CREATOR_TOKEN_HEADER]: session.creatorToken });
     expect(creator.status).toBe(200);
     expect(ChannelResults.parse(creator.body).channels[0]!.totalVotes).toBe(1);
+  });
+
+  it('refuses them to anyone but the creator, voters of a poll shown to everyone included', async () => {
+    const session = await created(['Team']);
+    await insertVotes(session.sessionId, [[session.logos[0]!.id, session.channels![0]!.id]]);
+    for (const headers of [{}, { [CREATOR_TOKEN_HEADER]: 'x'.repeat(43) }] as Record<string, string>[]) {
+      const res = await channelResults(session.sessionId, headers);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: CREATOR_ONLY.channels });
+    }
   });
 
   it('answers 404 for an unknown poll', async () => {

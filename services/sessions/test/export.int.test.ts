@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { CREATOR_ONLY, CREATOR_TOKEN_HEADER } from '@logovote/contracts';
 import { parse } from 'csv-parse/sync';
 import { PollModel, VoteReasonModel, insertReason, insertReasonsInBulk, reasonVoteKey } from '@logovote/models';
 import { createPoll } from '../../../tests/support/integration';
@@ -8,9 +9,11 @@ const bed = sessionsTestbed('export');
 
 const HEADER = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name'];
 
-async function download(sessionId: string) {
+/** The creator's download (the export is the creator's only: docs/results-visibility.md). */
+async function download(sessionId: string, creatorToken: string) {
   const res = await request(bed.server)
     .get(`/api/sessions/${sessionId}/results.csv`)
+    .set(CREATOR_TOKEN_HEADER, creatorToken)
     .buffer(true)
     .parse((response, done) => {
       const chunks: Buffer[] = [];
@@ -24,7 +27,7 @@ const rowsOf = (bytes: Buffer): string[][] => parse(bytes, { bom: true, relax_co
 
 describe('GET /api/sessions/{id}/results.csv', () => {
   it('exports one row per logo as the results page labels and rounds them, then the reasons, newest first', async () => {
-    const { sessionId, logoIds } = await createPoll();
+    const { sessionId, logoIds, creatorToken } = await createPoll();
     await insertVotes(sessionId, [logoIds[1]!, logoIds[1]!, logoIds[0]!]);
     await insertReason({ pollId: sessionId, logoId: logoIds[1]!, voteId: 'v1', rev: 1, text: 'Friendly shapes' });
     await insertReason({ pollId: sessionId, logoId: logoIds[1]!, voteId: 'v2', rev: 1, text: 'Reads well, even "small"; yes' });
@@ -33,7 +36,7 @@ describe('GET /api/sessions/{id}/results.csv', () => {
     await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'v4', rev: 1, text: 'Dropped' });
     await VoteReasonModel.updateOne({ vote: reasonVoteKey('v4', 1) }, { $unset: { text: 1 } });
 
-    const { res, bytes } = await download(sessionId);
+    const { res, bytes } = await download(sessionId, creatorToken);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="logovote-results-${sessionId}.csv"`);
@@ -61,7 +64,7 @@ describe('GET /api/sessions/{id}/results.csv', () => {
   });
 
   it('neutralises cells a spreadsheet would run as formulas, from creators and voters alike', async () => {
-    const { sessionId, logoIds } = await createPoll({ logos: 2 });
+    const { sessionId, logoIds, creatorToken } = await createPoll({ logos: 2 });
     await PollModel.updateOne(
       { _id: sessionId },
       { $set: { 'logos.0.originalName': '=HYPERLINK("http://evil.test","x").png', 'logos.1.originalName': 'plain, "quoted".png' } },
@@ -70,7 +73,7 @@ describe('GET /api/sessions/{id}/results.csv', () => {
     for (const [n, text] of hostile.entries())
       await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: `h${n}`, rev: 1, text });
 
-    const rows = rowsOf((await download(sessionId)).bytes).slice(1);
+    const rows = rowsOf((await download(sessionId, creatorToken)).bytes).slice(1);
     expect(rows[0]!.slice(0, 2)).toEqual(['Logo A', `'=HYPERLINK("http://evil.test","x").png`]);
     expect(rows[1]!.slice(0, 2)).toEqual(['Logo B', 'plain, "quoted".png']);
     expect(rows.slice(2).map((row) => row[4])).toEqual(['safe = inside', "'\tTAB start", "'@cmd", "'-2+3", "'+SUM(A1:A2)", "'=1+1"]);
@@ -79,7 +82,7 @@ describe('GET /api/sessions/{id}/results.csv', () => {
   });
 
   it('streams every reason of a large poll, across export chunks, newest first', async () => {
-    const { sessionId, logoIds } = await createPoll({ logos: 2 });
+    const { sessionId, logoIds, creatorToken } = await createPoll({ logos: 2 });
     const count = 2_100;
     await insertReasonsInBulk(
       Array.from({ length: count }, (_, n) => ({
@@ -90,13 +93,23 @@ describe('GET /api/sessions/{id}/results.csv', () => {
         text: `reason ${n}`,
       })),
     );
-    const reasons = rowsOf((await download(sessionId)).bytes)
+    const reasons = rowsOf((await download(sessionId, creatorToken)).bytes)
       .slice(3)
       .map((row) => row[4]);
     expect(reasons).toHaveLength(count);
     expect(reasons[0]).toBe(`reason ${count - 1}`);
     expect(reasons.at(-1)).toBe('reason 0');
     expect(new Set(reasons).size).toBe(count);
+  });
+
+  it('refuses anyone but the creator with a JSON 403, whoever may see the results', async () => {
+    const { sessionId } = await createPoll();
+    const viewers: Record<string, string>[] = [{}, { [CREATOR_TOKEN_HEADER]: 'x'.repeat(43) }, { [CREATOR_TOKEN_HEADER]: '{"$ne":null}' }];
+    for (const headers of viewers) {
+      const res = await request(bed.server).get(`/api/sessions/${sessionId}/results.csv`).set(headers);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: CREATOR_ONLY.export });
+    }
   });
 
   it('answers a JSON 404 for a poll that does not exist or is being deleted', async () => {

@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { parse } from 'csv-parse/sync';
-import { AdminPollList, CreatedSession, MAX_LOGO_NAME_LENGTH, SessionView, logoNamesCountMismatch } from '@logovote/contracts';
+import {
+  AdminPollList,
+  CREATOR_TOKEN_HEADER,
+  MAX_LOGO_NAME_LENGTH,
+  SessionView,
+  logoNamesCountMismatch,
+  CreatedSessionWithCreatorToken,
+} from '@logovote/contracts';
 import { PollModel, listPoll } from '@logovote/models';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { createPoll, objectNames } from '../../../tests/support/integration';
@@ -17,16 +24,19 @@ function create(logos: Upload[], names?: string[], fields: Record<string, string
   return req;
 }
 
-async function created(logos: Upload[], names?: string[], fields?: Record<string, string>): Promise<CreatedSession> {
+async function created(logos: Upload[], names?: string[], fields?: Record<string, string>): Promise<CreatedSessionWithCreatorToken> {
   const res = await create(logos, names, fields);
   if (res.status !== 201) throw new Error(`creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return CreatedSession.parse(res.body);
+  return CreatedSessionWithCreatorToken.parse(res.body);
 }
 
 const view = async (sessionId: string) => SessionView.parse((await request(bed.server).get(`/api/sessions/${sessionId}`)).body);
 const storedNames = async (sessionId: string) => (await PollModel.findById(sessionId).lean())?.logos.map((logo) => logo.name);
-const csvRows = async (sessionId: string): Promise<string[][]> =>
-  parse((await request(bed.server).get(`/api/sessions/${sessionId}/results.csv`)).text, { bom: true });
+/** The creator's CSV (the export is the creator's only). */
+const csvRows = async (sessionId: string, creatorToken: string): Promise<string[][]> =>
+  parse((await request(bed.server).get(`/api/sessions/${sessionId}/results.csv`).set(CREATOR_TOKEN_HEADER, creatorToken)).text, {
+    bom: true,
+  });
 
 describe('logo names at creation (POST /api/sessions, repeated logoNames)', () => {
   let twoLogos: Upload[];
@@ -93,14 +103,14 @@ describe('logo names at creation (POST /api/sessions, repeated logoNames)', () =
 
 describe('logo names of polls stored without them', () => {
   it('answers the default name, computed at read time, in the session view, the admin list and the CSV', async () => {
-    const { sessionId } = await createPoll({ logos: 2 });
+    const { sessionId, creatorToken } = await createPoll({ logos: 2 });
     // Listed for the admin as a created poll is.
     await listPoll(sessionId);
     expect(await storedNames(sessionId)).toEqual([undefined, undefined]);
     expect((await view(sessionId)).logos.map((logo) => logo.name)).toEqual(['logo-0', 'logo-1']);
     const admin = AdminPollList.parse((await request(bed.server).get('/api/admin/polls?limit=100')).body);
     expect(admin.find((poll) => poll.pollId === sessionId)?.logos.map((logo) => logo.name)).toEqual(['logo-0', 'logo-1']);
-    expect((await csvRows(sessionId)).slice(1).map((row) => row[6])).toEqual(['logo-0', 'logo-1']);
+    expect((await csvRows(sessionId, creatorToken)).slice(1).map((row) => row[6])).toEqual(['logo-0', 'logo-1']);
   });
 });
 
@@ -126,10 +136,10 @@ describe('ties', () => {
       ['Logo C', 'first.png', '1', '17', '', '', 'First'],
       ['Logo D', 'third.svg', '1', '17', '', '', 'Third'],
     ];
-    expect((await csvRows(session.sessionId)).slice(1)).toEqual(expected);
+    expect((await csvRows(session.sessionId, session.creatorToken)).slice(1)).toEqual(expected);
     // Asked again, and with a voter's seed in between: the same file.
     await request(bed.server).get(`/api/sessions/${session.sessionId}?voter=${'ab'.repeat(16)}`);
-    expect((await csvRows(session.sessionId)).slice(1)).toEqual(expected);
+    expect((await csvRows(session.sessionId, session.creatorToken)).slice(1)).toEqual(expected);
     // The session view keeps the upload order for everyone, the order the ranking starts from.
     expect((await view(session.sessionId)).logos.map((logo) => logo.id)).toEqual([first, second, third, fourth]);
   });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import {
+  CREATOR_ONLY,
   CREATOR_TOKEN_HEADER,
   CREATOR_TOKEN_REJECTED,
   type CreatedSessionWithCreatorToken,
@@ -84,12 +85,18 @@ function expectWithheld(got: Awaited<ReturnType<typeof reads>>, until: 'voted' |
   expect(JSON.parse(got.stream.body)).toEqual({ message: RESULTS_WITHHELD[until] });
 }
 
-function expectShown(got: Awaited<ReturnType<typeof reads>>) {
+/** The results shown; the CSV only to the creator (`creator`), else refused as the creator's alone (docs/results-visibility.md). */
+function expectShown(got: Awaited<ReturnType<typeof reads>>, creator = false) {
   expect(got.view).not.toHaveProperty('resultsWithheldUntil');
   expect(got.view.totalVotes).toBe(4);
   expect(got.view.logos.map((logo) => logo.voteCount)).toEqual([3, 1]);
-  expect(got.csv.status).toBe(200);
-  expect(got.csv.text).toContain(',3,75,');
+  if (creator) {
+    expect(got.csv.status).toBe(200);
+    expect(got.csv.text).toContain(',3,75,');
+  } else {
+    expect(got.csv.status).toBe(403);
+    expect(got.csv.body).toEqual({ message: CREATOR_ONLY.export });
+  }
   expect(got.stream.status).toBe(200);
 }
 
@@ -138,7 +145,7 @@ describe('results shown to voters after they vote', () => {
       'voted',
     );
     // The creator, with the token; a wrong or malformed token is a visitor.
-    expect((await view(poll.sessionId, { [CREATOR_TOKEN_HEADER]: poll.creatorToken })).totalVotes).toBe(4);
+    expectShown(await reads(poll.sessionId, { [CREATOR_TOKEN_HEADER]: poll.creatorToken }), true);
     const other = await newPoll('after-vote');
     expect((await view(poll.sessionId, { [CREATOR_TOKEN_HEADER]: other.creatorToken })).resultsWithheldUntil).toBe('voted');
     expect((await view(poll.sessionId, { [CREATOR_TOKEN_HEADER]: 'x' })).resultsWithheldUntil).toBe('voted');
@@ -203,7 +210,7 @@ describe('the results pass', () => {
     expect(cookie).toMatch(/samesite=strict/i);
     expect(cookie).not.toContain(poll.creatorToken);
     const pass = cookie.split(';')[0]!;
-    expectShown(await reads(poll.sessionId, { Cookie: pass }));
+    expectShown(await reads(poll.sessionId, { Cookie: pass }), true);
     // Another poll's pass, or a forged one, shows nothing.
     const other = await newPoll('after-close');
     await castVotes(other, { fingerprint: newFingerprint(), cookie: newCookie() });

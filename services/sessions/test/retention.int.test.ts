@@ -1,5 +1,15 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import request from 'supertest';
-import { PollModel, VoterSeatModel, hasVoteData, purgeVotesOfDeletedPolls, recordNotifyActivity } from '@logovote/models';
+import {
+  LivePollListModel,
+  PollModel,
+  PollSearchTermModel,
+  VoterSeatModel,
+  hasVoteData,
+  purgeVotesOfDeletedPolls,
+  recordNotifyActivity,
+} from '@logovote/models';
 import { runInBackground } from '@logovote/service-kit';
 import { png } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames, silentLogger } from '../../../tests/support/integration';
@@ -127,4 +137,47 @@ describe('retention', () => {
     expect(await pollExists(poll.sessionId)).toBe(false);
     expect(await hasVoteData(poll.sessionId)).toBe(false);
   });
+
+  it('keeps an orphan (a creation whose browser left while its logos were checked) like any unshared poll, then deletes it', async () => {
+    // The browser sends the whole upload, then goes away before the answer ('Checking your logos…').
+    const body = Buffer.concat([
+      Buffer.from('--orphan\r\nContent-Disposition: form-data; name="feedbackPrompt"\r\n\r\nOrphan kite\r\n'),
+      Buffer.from('--orphan\r\nContent-Disposition: form-data; name="logos"; filename="kite.png"\r\nContent-Type: image/png\r\n\r\n'),
+      await png(),
+      Buffer.from('\r\n--orphan--\r\n'),
+    ]);
+    const { port } = bed.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=orphan\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.on('error', () => undefined);
+    socket.write(body);
+    // The browser goes away while its logos are checked and stored, once the server has the upload (its
+    // record exists): the answer, with the links, is never read.
+    await until(async () => (await PollModel.countDocuments({ feedbackPrompt: 'Orphan kite' })) === 1, 'the creation is under way', 60_000);
+    socket.destroy();
+    // The server finishes the creation: a poll nobody holds a link to, with no votes and no e-mail.
+    await until(
+      async () => (await PollModel.countDocuments({ feedbackPrompt: 'Orphan kite', state: 'active' })) === 1,
+      'the orphan is created',
+      60_000,
+    );
+    const orphan = (await PollModel.findOne({ feedbackPrompt: 'Orphan kite' }).lean())!;
+    const [image] = orphan.logos.map((logo) => logo.filename);
+    expect(await objectNames(bed.store)).toContain(image);
+    expect(await PollSearchTermModel.countDocuments({ pollId: orphan._id })).toBeGreaterThan(0);
+
+    // Within the period it stays, as any poll nobody has voted in or asked the links of.
+    await PollModel.updateOne({ _id: orphan._id }, { $set: { lastActivityAt: new Date(Date.now() - 29 * DAY_MS) } });
+    expect(await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS })).toEqual([]);
+    // Past it, it goes with its image, its list entry and its search entries.
+    await PollModel.updateOne({ _id: orphan._id }, { $set: { lastActivityAt: new Date(Date.now() - 31 * DAY_MS) } });
+    expect(await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS })).toEqual([orphan._id]);
+    expect(await pollExists(orphan._id)).toBe(false);
+    expect(await objectNames(bed.store)).not.toContain(image);
+    expect(await PollSearchTermModel.countDocuments({ pollId: orphan._id })).toBe(0);
+    expect(await LivePollListModel.countDocuments({ pollId: orphan._id })).toBe(0);
+  }, 120_000);
 });

@@ -23,3 +23,21 @@ export async function claimOnce(
     throw error;
   }
 }
+
+/**
+ * Claim-once for many documents in one round trip (an unordered insert): every document whose unique
+ * keys are free is written, and those already there are left as they are. Repeatable.
+ */
+export async function claimAll(
+  model: { insertMany(documents: Record<string, unknown>[], options: { ordered: false }): Promise<unknown> },
+  documents: Record<string, unknown>[],
+): Promise<void> {
+  if (documents.length === 0) return;
+  try {
+    await model.insertMany(documents, { ordered: false });
+  } catch (error: unknown) {
+    const failures = (error as { writeErrors?: { code?: unknown; err?: { code?: unknown } }[] } | null)?.writeErrors;
+    const onlyDuplicates = failures?.length && failures.every((failure) => isDuplicateKey(failure) || isDuplicateKey(failure.err));
+    if (!onlyDuplicates && !isDuplicateKey(error)) throw error;
+  }
+}

@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { defaultLogoName, type Channel, type LogoOrder, type ResultsVisibility } from '@logovote/contracts';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
-import { PollModel, claimRateTicket, deleteLogoFiles, listPoll, recordLogoFiles, unlistPoll, type StoredLogo } from '@logovote/models';
+import {
+  PollModel,
+  claimRateTicket,
+  deleteLogoFiles,
+  indexPollForSearch,
+  listPoll,
+  recordLogoFiles,
+  unindexPollForSearch,
+  unlistPoll,
+  type StoredLogo,
+} from '@logovote/models';
 import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { putLogoObject, removeLogoObjects } from './object-store';
 
@@ -133,7 +143,8 @@ export async function createPoll(
       await putLogoObject(store, logo.filename, path, logo.size, logo.contentType);
       put.push(logo.filename);
     }
-    // Listed (and counted) before it turns active, so an active poll is never missing from the admin list.
+    // Listed (and counted) and findable before it turns active, so an active poll is never missing from the admin list or its search.
+    await indexPollForSearch({ _id: pollId, createdAt: new Date(), feedbackPrompt, logos: stored });
     await listPoll(pollId);
     await PollModel.updateOne({ _id: pollId, state: 'creating' }, { $set: { state: 'active', lastActivityAt: new Date() } });
   } catch (error: unknown) {
@@ -143,7 +154,11 @@ export async function createPoll(
     // When the record itself could not be written (the database is down) there is nothing to delete, and
     // trying would only keep the client waiting for the same outage.
     await removeLogoObjects(store, put)
-      .then(() => (recorded ? Promise.all([unlistPoll(pollId), deleteLogoFiles(pollId), PollModel.deleteOne({ _id: pollId })]) : undefined))
+      .then(() =>
+        recorded
+          ? Promise.all([unlistPoll(pollId), unindexPollForSearch(pollId), deleteLogoFiles(pollId), PollModel.deleteOne({ _id: pollId })])
+          : undefined,
+      )
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     throw new HttpError(503, STORAGE_FAILED);
   }

@@ -6,6 +6,7 @@ import {
   deletePollStatus,
   hasVoteData,
   signalPollVisibility,
+  unindexPollForSearch,
   unlistPoll,
   type PollState,
   voteLedger,
@@ -57,6 +58,7 @@ export async function deletePoll(store: ObjectStore, pollId: string, options: De
   // The logos and the link preview made from them (docs/sharing.md).
   const objects = await removeLogoObjects(store, [...poll.logos.map((logo) => logo.filename), previewObjectName(pollId)]);
   await unlistPoll(pollId);
+  await unindexPollForSearch(pollId);
   await deletePollStatus(pollId);
   await deleteLogoFiles(pollId);
   if (await waitForOwners(pollId, options.waitMs ?? OWNERS_WAIT_MS)) await PollModel.deleteOne({ _id: pollId });

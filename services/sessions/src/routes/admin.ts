@@ -1,11 +1,15 @@
 import Router from '@koa/router';
 import {
+  ADMIN_REASONS_PER_LOGO,
+  ADMIN_SEARCH_LIMIT,
   AdminPollsQuery,
   REVIEW_ROUND_UNKNOWN,
+  SEARCH_MORE_HEADER,
   ReviewRequest,
   SessionId,
   TOTAL_COUNT_HEADER,
   type AdminPoll,
+  type AdminPollDetails,
   type DeletedPoll,
   type ReportedPollList,
   type ReviewedPoll,
@@ -18,11 +22,16 @@ import {
   listedPolls,
   readPollStatus,
   readPollContact,
+  readReasons,
   recordReview,
+  searchPolls,
   voteLedger,
+  type Poll,
 } from '@logovote/models';
-import { HttpError, jsonBody, parseInput, parseJsonBody, type ObjectStore } from '@logovote/service-kit';
+import { HttpError, jsonBody, parseInput, parseJsonBody, type Logger, type ObjectStore } from '@logovote/service-kit';
+import { channelResults } from '../polls/channel-counts';
 import { deletePoll } from '../polls/delete-poll';
+import { sendResultsCsv } from '../polls/results-csv';
 import { listReportedPolls } from '../polls/reported-polls';
 import { logosWithCounts, totalVotes } from '../polls/vote-counts';
 
@@ -31,38 +40,110 @@ export const POLL_NOT_FOUND = 'Poll not found';
 /** The admin's copy of a logo is revalidated on every use: the poll may be deleted any time. */
 const ADMIN_LOGO_CACHE_CONTROL = 'private, no-cache';
 
+/** Entries of a search read per word at most: a word found in more polls than this answers some of them, and says more match. */
+const SEARCH_CANDIDATES = 1_000;
+/** A poll id, alone or in a pasted voting or results link. */
+const POLL_ID_IN_TEXT = /(?:^|\/)([A-Za-z0-9_-]{16})(?:[/?#]|$)/;
+
+/** The admin list's entries of these polls: their counts, the creator's e-mail, whether hidden pending review. */
+async function adminEntries(polls: Poll[]): Promise<AdminPoll[]> {
+  const [counts, contacts, moderation] = await Promise.all([
+    Promise.all(polls.map((poll) => voteLedger.readCounts(poll._id))),
+    Promise.all(polls.map((poll) => readPollContact(poll._id))),
+    Promise.all(polls.map((poll) => readPollStatus(poll._id))),
+  ]);
+  return polls.map((poll, index) => {
+    const logos = logosWithCounts(poll.logos, counts[index]);
+    return {
+      pollId: poll._id,
+      feedbackPrompt: poll.feedbackPrompt ?? null,
+      createdAt: poll.createdAt.toISOString(),
+      totalVotes: totalVotes(logos),
+      creatorEmail: contacts[index]?.email ?? null,
+      paymentPlan: poll.paymentPlan,
+      logos,
+      // Additive (docs/moderation.md): only a poll hidden pending review says so; its images are under /api/admin/logos/.
+      ...(moderation[index]?.hidden ? { hidden: true } : {}),
+    };
+  });
+}
+
+const findPoll = (pollId: string) => PollModel.findOne(activePoll(pollId)).lean<Poll>();
+
+/**
+ * The admin's search (docs/admin.md, "Search"): the poll whose id the text holds, then the polls whose
+ * question or logo names hold every word, newest first, each once.
+ */
+async function searchedPolls(text: string): Promise<{ polls: Poll[]; more: boolean }> {
+  const id = POLL_ID_IN_TEXT.exec(text)?.[1];
+  const [byId, byWords] = await Promise.all([
+    id ? findPoll(id) : null,
+    searchPolls(text, { limit: ADMIN_SEARCH_LIMIT, candidates: SEARCH_CANDIDATES }),
+  ]);
+  const found = await Promise.all(byWords.pollIds.filter((pollId) => pollId !== byId?._id).map(findPoll));
+  const polls = [...(byId ? [byId] : []), ...found.filter((poll): poll is Poll => poll !== null)].slice(0, ADMIN_SEARCH_LIMIT);
+  return { polls, more: byWords.more };
+}
+
 /** The admin API (the gateway asks for the admin's credentials in front of it). */
-export function adminRouter(store: ObjectStore): Router {
+export function adminRouter(deps: { store: ObjectStore; logger: Logger; publicOrigin: string }): Router {
+  const { store } = deps;
   const router = new Router({ prefix: '/api/admin' });
 
   // A page of the list (newest first) with its polls' counts: what it reads depends on the page, not
-  // on how many polls or votes are stored.
+  // on how many polls or votes are stored. With `q`, the search instead, in one answer.
   router.get('/polls', async (ctx) => {
-    const { before, limit } = parseInput(AdminPollsQuery, ctx.query);
-    const [{ polls, next }, total] = await Promise.all([listedPolls({ before, limit }), countListedPolls()]);
-    const [counts, contacts, moderation] = await Promise.all([
-      Promise.all(polls.map((poll) => voteLedger.readCounts(poll._id))),
-      Promise.all(polls.map((poll) => readPollContact(poll._id))),
-      Promise.all(polls.map((poll) => readPollStatus(poll._id))),
-    ]);
-    const body: AdminPoll[] = polls.map((poll, index) => {
-      const logos = logosWithCounts(poll.logos, counts[index]);
-      return {
-        pollId: poll._id,
-        feedbackPrompt: poll.feedbackPrompt ?? null,
-        createdAt: poll.createdAt.toISOString(),
-        totalVotes: totalVotes(logos),
-        creatorEmail: contacts[index]?.email ?? null,
-        paymentPlan: poll.paymentPlan,
-        logos,
-        // Additive (docs/moderation.md): only a poll hidden pending review says so; its images are under /api/admin/logos/.
-        ...(moderation[index]?.hidden ? { hidden: true } : {}),
-      };
-    });
+    const { before, limit, q } = parseInput(AdminPollsQuery, ctx.query);
     ctx.set('Cache-Control', 'no-store');
+    if (q !== undefined) {
+      const { polls, more } = await searchedPolls(q);
+      ctx.set(TOTAL_COUNT_HEADER, String(polls.length));
+      if (more) ctx.set(SEARCH_MORE_HEADER, 'true');
+      ctx.body = await adminEntries(polls);
+      return;
+    }
+    const [{ polls, next }, total] = await Promise.all([listedPolls({ before, limit }), countListedPolls()]);
+    const body: AdminPoll[] = await adminEntries(polls);
     ctx.set(TOTAL_COUNT_HEADER, String(total));
     if (next !== undefined) ctx.set('Link', `</api/admin/polls?before=${next}&limit=${limit}>; rel="next"`);
     ctx.body = body;
+  });
+
+  // One poll's details: the list's entry, whether voting is open, who sees the results, the channels' votes,
+  // the newest reasons of each logo, and the public results page.
+  router.get('/polls/:pollId', async (ctx) => {
+    const pollId = SessionId.safeParse(ctx.params.pollId).data;
+    const poll = pollId ? await findPoll(pollId) : null;
+    if (!poll) throw new HttpError(404, POLL_NOT_FOUND);
+    const [[entry], status, channels, reasons] = await Promise.all([
+      adminEntries([poll]),
+      readPollStatus(poll._id),
+      poll.channels?.length ? channelResults(poll) : null,
+      Promise.all(poll.logos.map((logo) => readReasons(poll._id, logo.id, undefined, ADMIN_REASONS_PER_LOGO))),
+    ]);
+    const body: AdminPollDetails = {
+      ...entry!,
+      closed: status.closed,
+      closedAt: status.closed ? (status.closedAt?.toISOString() ?? null) : null,
+      resultsVisibility: poll.resultsVisibility ?? 'everyone',
+      channels,
+      reasons: poll.logos.map((logo, index) => ({
+        logoId: logo.id,
+        reasons: reasons[index]!.reasons.map((reason) => ({ reason: reason.text, at: reason.at.toISOString() })),
+        more: reasons[index]!.next !== null,
+      })),
+      resultsUrl: `${deps.publicOrigin}/results/${poll._id}`,
+    };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  // The results as CSV, whatever the poll's results rule (docs/export.md; the public download is the creator's only).
+  router.get('/polls/:pollId/results.csv', async (ctx) => {
+    const pollId = SessionId.safeParse(ctx.params.pollId).data;
+    const poll = pollId ? await findPoll(pollId) : null;
+    if (!poll) throw new HttpError(404, POLL_NOT_FOUND);
+    await sendResultsCsv(ctx, deps.logger, poll);
   });
 
   // A logo image for the admin, whatever its poll's state (docs/moderation.md): the public /api/logos/ refuses

@@ -1,20 +1,26 @@
 import Router from '@koa/router';
-import { RESULTS_WITHHELD } from '@logovote/contracts';
-import { RESULTS_RULE_FIELDS, resultsWithheldFrom } from '@logovote/models';
+import { CREATOR_ONLY, RESULTS_WITHHELD } from '@logovote/contracts';
+import { RESULTS_RULE_FIELDS, isPollCreator, resultsWithheldFrom } from '@logovote/models';
 import { HttpError, resultsViewerClues } from '@logovote/service-kit';
 import { channelResults } from '../polls/channel-counts';
 import { shownPollOr4xx } from './requested-poll';
 
-/** GET /api/sessions/{sessionId}/channels (docs/channels.md): the votes per channel, withheld like every other count. */
+/**
+ * GET /api/sessions/{sessionId}/channels (docs/channels.md): the votes per channel, for the poll's creator
+ * only (the creator token or the results pass; docs/results-visibility.md). The admin reads them in the
+ * poll's details.
+ */
 export function channelsRouter(secrets: { csrfSecret: string; ipHashSalt: string }): Router {
   const router = new Router();
   const viewerOf = resultsViewerClues(secrets);
 
   router.get('/api/sessions/:sessionId/channels', async (ctx) => {
     const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos', 'channels', ...RESULTS_RULE_FIELDS]);
+    const viewer = viewerOf(ctx, poll._id);
     // Withheld from this viewer like the counts of the session view (docs/results-visibility.md).
-    const withheld = await resultsWithheldFrom(poll, viewerOf(ctx, poll._id));
+    const withheld = await resultsWithheldFrom(poll, viewer);
     if (withheld) throw new HttpError(403, RESULTS_WITHHELD[withheld]);
+    if (!isPollCreator(poll, viewer)) throw new HttpError(403, CREATOR_ONLY.channels);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await channelResults(poll);
   });

@@ -1,0 +1,100 @@
+import { Readable } from 'node:stream';
+import type { Context } from 'koa';
+import { stringify } from 'csv-stringify';
+import { DIRECT_LINK_GROUP, rankGroup, rankLogos, resultsCsvFileName } from '@logovote/contracts';
+import { allReasons, voteLedger, type Poll } from '@logovote/models';
+import type { Logger } from '@logovote/service-kit';
+import { channelResults } from './channel-counts';
+import { logosWithCounts, totalVotes } from './vote-counts';
+
+/**
+ * The export's columns: a logo's row fills the first four, each reason's row the logo's and the two after.
+ * The logo's name comes last on every row, so readers of the earlier columns by position find them unmoved.
+ */
+const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name'];
+/**
+ * A poll with channels (docs/channels.md) has one more column, last: empty on the rows above (all voters),
+ * the channel's name on its rows, which follow them: one per logo and channel, then the plain link's.
+ */
+const CHANNEL_COLUMN = 'Channel';
+type Row =
+  | [string, string, number | '', number | '', string, string, string]
+  | [string, string, number | '', number | '', string, string, string, string];
+
+/**
+ * A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such text
+ * cells get a leading apostrophe, which spreadsheets show as text and do not run (OWASP's advice).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const neutralizeFormula = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/**
+ * Answers `ctx` with the poll's results as CSV, streamed (docs/export.md): one row per logo in the page's
+ * order, labels and rounded percentages as the page shows them (the ranking is the page's own code, from
+ * @logovote/contracts, over the upload order, so ties read the same in every export), then every kept
+ * reason, per logo, newest first, then the channels' rows. The creator's download and the admin's.
+ */
+export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Poll, '_id' | 'logos' | 'channels'>): Promise<void> {
+  const counts = await voteLedger.readCounts(poll._id);
+  const logos = logosWithCounts(poll.logos, counts);
+  const ranked = rankLogos(logos, totalVotes(logos));
+  const byChannel = poll.channels?.length ? await channelResults(poll, counts) : undefined;
+  const channelCell: [] | [string] = byChannel ? [''] : [];
+
+  async function* rows(): AsyncGenerator<Row> {
+    for (const { logo, label, percent } of ranked) {
+      yield [label, neutralizeFormula(logo.originalName), logo.voteCount, percent, '', '', neutralizeFormula(logo.name), ...channelCell];
+    }
+    for (const { logo, label } of ranked) {
+      for await (const reason of allReasons(poll._id, logo.id)) {
+        const text = neutralizeFormula(reason.text);
+        yield [
+          label,
+          neutralizeFormula(logo.originalName),
+          '',
+          '',
+          text,
+          reason.at.toISOString(),
+          neutralizeFormula(logo.name),
+          ...channelCell,
+        ];
+      }
+    }
+    if (!byChannel) return;
+    const groups = [...byChannel.channels, { name: DIRECT_LINK_GROUP, ...byChannel.direct }];
+    for (const group of groups) {
+      const votes = new Map(group.logos.map((logo) => [logo.logoId, logo.votes]));
+      for (const standing of rankGroup(ranked, (logo) => votes.get(logo.id) ?? 0)) {
+        const { logo } = standing;
+        const name = neutralizeFormula(group.name);
+        yield [
+          standing.label,
+          neutralizeFormula(logo.originalName),
+          standing.votes,
+          standing.percent,
+          '',
+          '',
+          neutralizeFormula(logo.name),
+          name,
+        ];
+      }
+    }
+  }
+  // The byte order mark makes spreadsheet programs read the file as UTF-8.
+  const csv = stringify({
+    bom: true,
+    header: true,
+    columns: byChannel ? [...COLUMNS, CHANNEL_COLUMN] : COLUMNS,
+    record_delimiter: 'windows',
+  });
+  const source = Readable.from(rows());
+  // Once the first bytes are sent a failure can no longer be a JSON answer: the download is cut short.
+  source.on('error', (error) => {
+    logger.error({ err: error, pollId: poll._id }, 'results export failed');
+    csv.destroy(error);
+  });
+  ctx.set('Content-Disposition', `attachment; filename="${resultsCsvFileName(poll._id)}"`);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'text/csv; charset=utf-8';
+  ctx.body = source.pipe(csv);
+}
