@@ -14,7 +14,7 @@ import {
   Progress,
   SpinnerIcon,
 } from '@logovote/ui';
-import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf } from '@logovote/web-client';
+import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf, votingStateOf } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ComponentProps } from 'react';
 
@@ -125,7 +125,8 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
 
 function Results({ session, onVotingChanged }: { session: SessionView; onVotingChanged: () => void }) {
   const ranked = rankLogos(session.logos, session.totalVotes);
-  const verdict = useVerdict(ranked);
+  const voting = votingStateOf(session).closed ? 'closed' : 'open';
+  const verdict = useVerdict(ranked, voting);
   const prompt = session.feedbackPrompt?.trim();
   return (
     <>
@@ -168,7 +169,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
           />
         ))}
       </ul>
-      {session.channels?.length ? <ChannelResults session={session} ranked={ranked} /> : null}
+      {session.channels?.length ? <ChannelResults session={session} ranked={ranked} voting={voting} /> : null}
       <ExportCsvButton sessionId={session.sessionId} />
 
       <Card data-testid="create-another" className="text-center">
