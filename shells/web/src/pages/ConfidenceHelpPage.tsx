@@ -66,7 +66,7 @@ export default function ConfidenceHelpPage() {
         <p>
           &quot;Logo A leads; about 40 more votes would likely settle it (at least 10 more)&quot; means Logo A is ahead but not by enough
           yet. If voting goes on as it has, about 40 more votes would probably be enough to call a clear favourite; that figure is rough,
-          but fewer than 10 more will almost surely not do it. Where the likely numbers are close together, the page gives them as a range
+          but fewer than 10 more will very likely not do it. Where the likely numbers are close together, the page gives them as a range
           instead (&quot;somewhere between 200 and 900&quot;). Until a logo is the clear favourite, the &apos;Winner&apos; badge says
           &apos;too close to call&apos;, and so does a tie.
         </p>
