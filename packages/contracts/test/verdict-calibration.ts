@@ -127,8 +127,9 @@ const emptyTally = (): Tally => ({
   tooEarly: 0,
 });
 
-function add<T extends Record<string, number>>(total: T, part: T): void {
-  for (const key of Object.keys(total) as (keyof T)[]) (total[key] as number) += part[key];
+/** Adds a tally's counts into another of the same kind. */
+function add(total: Record<string, number>, part: Record<string, number>): void {
+  for (const key of Object.keys(total)) total[key] = total[key]! + part[key]!;
 }
 
 /** The poll numbered `poll` of a scenario at a number of voters: the same counts for every part of the calibration. */
