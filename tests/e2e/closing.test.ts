@@ -93,6 +93,11 @@ describe('closing a poll', () => {
     await expect(votingControls(page).getByTestId('voting-state').innerText()).resolves.toBe('Voting is open');
     await changeVotingOnResults(page, 'Close voting');
     await expect(votingControls(page).getByTestId('voting-state').innerText()).resolves.toBe('Voting has closed');
+    // The verdict has final words at once (docs/confidence.md).
+    await expect(page.getByTestId('confidence-verdict').getAttribute('data-voting')).resolves.toBe('closed');
+    await expect(page.getByTestId('confidence-verdict').innerText()).resolves.toMatch(
+      /^Voting closed with no clear favourite: Logo A \(logo-wave\) led with a \d+% chance to be the most preferred\./,
+    );
     await expect(getPoll(session.sessionId)).resolves.toMatchObject({ closed: true });
     await votingControls(page).getByRole('button', { name: 'Reopen voting' }).waitFor();
 
@@ -106,8 +111,11 @@ describe('closing a poll', () => {
     await expect(voter.getByTestId('final-result').first().getAttribute('data-logo-id')).resolves.toBe(wave.id);
     await expect(voter.getByTestId('final-winner').count()).resolves.toBe(1);
 
-    // Reopened: the visitor can vote again.
+    // Reopened: the visitor can vote again, and the verdict says again how many more votes would settle it.
     await changeVotingOnResults(page, 'Reopen voting');
+    await expect(page.getByTestId('confidence-verdict').innerText()).resolves.toMatch(
+      /^Logo A \(logo-wave\) leads; about \d+ more votes would likely settle it/,
+    );
     await openVoting(voter, session.sessionId);
     await expect(voter.locator('[data-remote="vote"]').getAttribute('data-phase')).resolves.toBe('voting');
   });
@@ -139,6 +147,9 @@ describe('closing a poll', () => {
       await page.getByTestId('voting-state-dialog').getByRole('button', { name: 'Close voting' }).click();
       await expectToast(page, 'Voting closed', 'Voters now see the final results.');
       await page.waitForSelector('[data-testid="voting-controls"][data-closed="true"]');
+      // 'These are the final results', and nothing asks for more votes.
+      await expect(page.getByTestId('confidence-verdict').innerText()).resolves.toMatch(/^Voting closed with no clear favourite: Logo A /);
+      await expect(page.locator('[data-remote="results"]').innerText()).resolves.not.toMatch(/more votes?\b|share the link/i);
       await expectAccessible(page);
       await expectNoHorizontalOverflow(page);
       await shoot(page, `closing-results-closed-${viewport}`);

@@ -1,6 +1,6 @@
 import type { ChannelCounts, ChannelResults as ChannelResultsView, SessionView } from '@logovote/contracts';
 import { DIRECT_LINK_GROUP, rankGroup, votesText, type RankedLogo } from '@logovote/contracts/ranking';
-import { judgePoll, verdictSentence } from '@logovote/contracts/verdict';
+import { judgePoll, verdictSentence, type VotingState } from '@logovote/contracts/verdict';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, CopyIcon, copyLink } from '@logovote/ui';
 import { api, channelVotingUrl } from '@logovote/web-client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -8,15 +8,21 @@ import { useMemo } from 'react';
 
 import { QrCodeButton } from './QrCodeButton';
 
-type GroupProps = { name: string; counts: ChannelCounts; ranked: readonly RankedLogo[]; link?: { sessionId: string; id: string } };
+type GroupProps = {
+  name: string;
+  counts: ChannelCounts;
+  ranked: readonly RankedLogo[];
+  voting: VotingState;
+  link?: { sessionId: string; id: string };
+};
 
 /** One channel: its votes, its verdict in one sentence (judged on its own votes), and each logo's votes in it. */
-function ChannelGroup({ name, counts, ranked, link }: GroupProps) {
+function ChannelGroup({ name, counts, ranked, voting, link }: GroupProps) {
   const votes = new Map(counts.logos.map((logo) => [logo.logoId, logo.votes]));
   const standings = rankGroup(ranked, (logo) => votes.get(logo.id) ?? 0);
   // Judged again only when the group's counts change: the estimate of votes to settle takes a few ms.
   const votesKey = standings.map((standing) => standing.votes).join(',');
-  const verdict = useMemo(() => judgePoll(votesKey.split(',').map(Number)), [votesKey]);
+  const verdict = useMemo(() => judgePoll(votesKey.split(',').map(Number), voting), [votesKey, voting]);
   const sentence = verdictSentence(
     verdict,
     standings.map((standing) => standing.label),
@@ -59,18 +65,20 @@ function ChannelGroup({ name, counts, ranked, link }: GroupProps) {
 }
 
 /**
- * 'By channel' (docs/channels.md), beside the total: per channel its votes per logo and its own verdict,
- * then the voters of the plain link, with each channel's voting link to copy and its QR code. Read again
- * whenever the live counts change. Shown to the poll's creator only (this browser holds the creator token;
- * docs/results-visibility.md): the channels are the creator's marketing data.
+ * 'By channel' (docs/channels.md), beside the total: per channel its votes per logo and its own verdict (final
+ * once voting has closed), then the voters of the plain link, with each channel's voting link to copy and its
+ * QR code. Read again whenever the live counts change. Shown to the poll's creator only (this browser holds the
+ * creator token; docs/results-visibility.md): the channels are the creator's marketing data.
  */
 export function ChannelResults({
   session,
   ranked,
+  voting,
   creatorToken,
 }: {
   session: SessionView;
   ranked: readonly RankedLogo[];
+  voting: VotingState;
   creatorToken: string;
 }) {
   const counts = session.logos.map((logo) => logo.voteCount).join(',');
@@ -97,10 +105,11 @@ export function ChannelResults({
               name={channel.name}
               counts={channel}
               ranked={ranked}
+              voting={voting}
               link={{ sessionId: session.sessionId, id: channel.id }}
             />
           ))}
-          {direct.totalVotes > 0 && <ChannelGroup name={DIRECT_LINK_GROUP} counts={direct} ranked={ranked} />}
+          {direct.totalVotes > 0 && <ChannelGroup name={DIRECT_LINK_GROUP} counts={direct} ranked={ranked} voting={voting} />}
         </ul>
       </CardContent>
     </Card>

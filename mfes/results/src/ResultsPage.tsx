@@ -14,7 +14,7 @@ import {
   Progress,
   SpinnerIcon,
 } from '@logovote/ui';
-import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf, takeCreatorToken } from '@logovote/web-client';
+import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf, takeCreatorToken, votingStateOf } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ComponentProps } from 'react';
 
@@ -125,7 +125,8 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
 
 function Results({ session, onVotingChanged }: { session: SessionView; onVotingChanged: () => void }) {
   const ranked = rankLogos(session.logos, session.totalVotes);
-  const verdict = useVerdict(ranked);
+  const voting = votingStateOf(session).closed ? 'closed' : 'open';
+  const verdict = useVerdict(ranked, voting);
   const prompt = session.feedbackPrompt?.trim();
   const [creatorToken] = useState(() => takeCreatorToken(session.sessionId));
   return (
@@ -170,7 +171,9 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
         ))}
       </ul>
       {/* The creator's parts (docs/results-visibility.md, "Who sees which part"): the server refuses them to anyone else. */}
-      {creatorToken && session.channels?.length ? <ChannelResults session={session} ranked={ranked} creatorToken={creatorToken} /> : null}
+      {creatorToken && session.channels?.length ? (
+        <ChannelResults session={session} ranked={ranked} voting={voting} creatorToken={creatorToken} />
+      ) : null}
       {creatorToken && <ExportCsvButton sessionId={session.sessionId} creatorToken={creatorToken} />}
 
       <Card data-testid="create-another" className="text-center">

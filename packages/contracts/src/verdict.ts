@@ -33,11 +33,18 @@ export const CLEAR_FAVOURITE_CHANCE = 0.95;
 /** The chances are computed to about 10⁻⁵ (the unit tests): one this close below a whole percent counts as it, so a tie shows 50%. */
 const CHANCE_TOLERANCE = 1e-5;
 
-/** Whether a leader with this chance is the clear favourite. */
-const isClearChance = (chance: number) => chance + CHANCE_TOLERANCE >= CLEAR_FAVOURITE_CHANCE;
+/** Whether a chance reaches a bar, allowing for the computation's error. */
+const isAtLeast = (chance: number, bar: number) => chance + CHANCE_TOLERANCE >= bar;
 
-/** Logos beyond the first two whose chances add up to less than this are out of the running. */
-const OUT_OF_RUNNING = 0.01;
+/** Whether a leader with this chance is the clear favourite. */
+const isClearChance = (chance: number) => isAtLeast(chance, CLEAR_FAVOURITE_CHANCE);
+
+/**
+ * A logo with fewer votes than the runner-up is out of the race (very unlikely to be the favourite) below this
+ * chance, so its card shows at most '1%'. The largest bar at which, in the simulation, no scenario at any number of
+ * voters from 10 to 100 has more than 5% of such calls wrong (docs/confidence.md).
+ */
+export const OUT_OF_RACE_CHANCE = 0.02;
 
 /** Standard normal distribution function, from erfc (Numerical Recipes' erfcc: relative error below 1.2e-7). */
 function normalCdf(z: number): number {
@@ -275,40 +282,54 @@ export function estimateVotesToSettle(counts: readonly number[]): VotesToSettle 
   return Number.isFinite(votes) ? { votes, low: percentile(10), high: percentile(90) } : null;
 }
 
-export type Verdict =
+/** Whether the poll still takes votes: the words for a closed poll are final and ask for no more votes. */
+export type VotingState = 'open' | 'closed';
+
+/**
+ * How many logos, in ranking order, are still in the race; the rest are out of it. The first two always are
+ * (so the sentence names at least two contenders, and never says more than 'clear favourite' does), and so is
+ * any logo with as many votes as the runner-up; the others are out when their chance is below
+ * `outBelow` (OUT_OF_RACE_CHANCE; the calibration tries others). Chances fall with the votes, so the logos out of
+ * the race are the last ones.
+ */
+export function contendersOf(counts: readonly number[], chances: readonly number[], outBelow = OUT_OF_RACE_CHANCE): number {
+  let contenders = min(2, counts.length);
+  while (contenders < counts.length && (counts[contenders] === counts[1] || isAtLeast(chances[contenders]!, outBelow))) contenders += 1;
+  return contenders;
+}
+
+export type Verdict = { voting: VotingState } & (
   | { kind: 'no-votes' }
   /** A poll of one logo: nothing to compare. */
   | { kind: 'single' }
-  /** The first `tied` logos (2 or more) share the most votes. */
-  | { kind: 'tie'; tied: number; votes: number; chances: number[] }
+  /** The first `tied` logos (2 or more) share the most votes; the first `contenders` are in the race. */
+  | { kind: 'tie'; tied: number; votes: number; chances: number[]; contenders: number }
   | { kind: 'clear'; chances: number[] }
   /**
-   * The leader is ahead but not yet the clear favourite; `contenders` is 2 when the logos after the first two are
-   * out of the running, else the number of logos; `settle` null when it is too early to say.
+   * The leader is ahead but not yet the clear favourite; the first `contenders` logos are in the race (contendersOf).
+   * `settle` is null when it is too early to say, and on a closed poll (no more votes come).
    */
-  | { kind: 'leads'; chances: number[]; contenders: number; settle: VotesToSettle | null };
+  | { kind: 'leads'; chances: number[]; contenders: number; settle: VotesToSettle | null }
+);
 
 /** The verdict on a poll from its logos' vote counts, in ranking order (most votes first). */
-export function judgePoll(counts: readonly number[]): Verdict {
+export function judgePoll(counts: readonly number[], voting: VotingState = 'open'): Verdict {
   const [leader = 0, runnerUp] = counts;
-  if (leader === 0) return { kind: 'no-votes' };
-  if (runnerUp === undefined) return { kind: 'single' };
+  if (leader === 0) return { voting, kind: 'no-votes' };
+  if (runnerUp === undefined) return { voting, kind: 'single' };
   const chances = favouriteChances(counts);
-  if (runnerUp === leader) return { kind: 'tie', tied: counts.filter((count) => count === leader).length, votes: leader, chances };
-  if (isClearChance(chances[0]!)) return { kind: 'clear', chances };
-  const others = chances.slice(2).reduce((sum, chance) => sum + chance, 0);
-  return {
-    kind: 'leads',
-    chances,
-    contenders: counts.length > 2 && others < OUT_OF_RUNNING ? 2 : counts.length,
-    settle: estimateVotesToSettle(counts),
-  };
+  const contenders = contendersOf(counts, chances);
+  if (runnerUp === leader)
+    return { voting, kind: 'tie', tied: counts.filter((count) => count === leader).length, votes: leader, chances, contenders };
+  if (isClearChance(chances[0]!)) return { voting, kind: 'clear', chances };
+  return { voting, kind: 'leads', chances, contenders, settle: voting === 'open' ? estimateVotesToSettle(counts) : null };
 }
 
 /** The qualifier beside the spec's 'Winner' badge, consistent with the sentence; null where there is no comparison. */
-export function winnerQualifier(verdict: Verdict): 'clear lead' | 'too close to call' | null {
+export function winnerQualifier(verdict: Verdict): 'clear lead' | 'too close to call' | 'no clear favourite' | null {
   if (verdict.kind === 'clear') return 'clear lead';
-  return verdict.kind === 'tie' || verdict.kind === 'leads' ? 'too close to call' : null;
+  if (verdict.kind !== 'tie' && verdict.kind !== 'leads') return null;
+  return verdict.voting === 'closed' ? 'no clear favourite' : 'too close to call';
 }
 
 /** A chance as a whole percent, never rounded up to a certainty or down to nothing: '96%', 'less than 1%'. */
@@ -318,45 +339,85 @@ export function percentText(chance: number): string {
 }
 
 /** A number of votes in round figures: two significant digits, rounded `up` or down or to the nearest. */
-function roundVotes(votes: number, direction: 'nearest' | 'up' | 'down' = 'nearest'): string {
+function roundVotes(votes: number, direction: 'nearest' | 'up' | 'down' = 'nearest'): number {
   const unit = votes < 100 ? 1 : 10 ** (floor(log10(votes)) - 1);
   const toWhole = direction === 'up' ? ceil : direction === 'down' ? floor : round;
-  return max(1, toWhole(votes / unit) * unit).toLocaleString('en-US');
+  return max(1, toWhole(votes / unit) * unit);
 }
 
-const votesText = (count: number) => `${count} ${count === 1 ? 'vote' : 'votes'}`;
+/** The page gives the range of votes to settle a lead only up to this ratio of its ends; past it, only the lower end. */
+export const MAX_STATED_RANGE_RATIO = 10;
+
+/**
+ * The votes to settle a lead as the sentence states them, in round figures: about `votes`, at least `low`, and
+ * at most `high` when the 10%–90% range is no wider than MAX_STATED_RANGE_RATIO (else null: a range of ×200 is
+ * no guide, its lower end is).
+ */
+export function statedVotesToSettle(settle: VotesToSettle): { votes: number; low: number; high: number | null } {
+  const low = roundVotes(settle.low, 'down');
+  const high = Number.isFinite(settle.high) ? roundVotes(settle.high, 'up') : Infinity;
+  return { votes: roundVotes(settle.votes), low, high: high <= MAX_STATED_RANGE_RATIO * low ? high : null };
+}
+
+const votesText = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'vote' : 'votes'}`;
+const moreVotesText = (count: number) => `${count.toLocaleString('en-US')} more ${count === 1 ? 'vote' : 'votes'}`;
 
 /** 'Logo A', 'Logo A and Logo B', 'Logo A, Logo B and Logo C'. */
 const listed = (labels: readonly string[]) =>
   labels.length < 2 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]!}`;
 
-/** The verdict in one sentence; `labels` are the logos' labels in ranking order. */
+/** 'an 81% chance', 'a 62% chance'. */
+const aChance = (chance: number) => {
+  const text = percentText(chance);
+  return `${/^(8|11%|18%)/.test(text) ? 'an' : 'a'} ${text} chance`;
+};
+
+/** ' It is between Logo A and Logo B: Logo C is very unlikely to be the favourite.', or nothing when every logo is in the race. */
+function raceSentence(labels: readonly string[], verdict: { chances: number[]; contenders: number; voting: VotingState }): string {
+  const { chances, contenders, voting } = verdict;
+  const out = labels.slice(contenders, chances.length);
+  if (out.length === 0) return '';
+  return ` It ${voting === 'closed' ? 'was' : 'is'} between ${listed(labels.slice(0, contenders))}: ${listed(out)} ${out.length === 1 ? 'is' : 'are'} very unlikely to be the favourite.`;
+}
+
+/** How many more votes would likely settle a lead: 'about 40 more votes would likely settle it (at least 15 more)'. */
+function settleWords(settle: VotesToSettle): string {
+  const { votes, low, high } = statedVotesToSettle(settle);
+  const text = (count: number) => count.toLocaleString('en-US');
+  const bound = high === null ? ` (at least ${text(low)} more)` : high > low ? ` (somewhere between ${text(low)} and ${text(high)})` : '';
+  return `about ${moreVotesText(votes)} would likely settle it${bound}`;
+}
+
+/** The verdict in one sentence (two where it also says which logos are out of the race); `labels` are the logos' labels in ranking order. */
 export function verdictSentence(verdict: Verdict, labels: readonly string[]): string {
-  const [first = 'Logo A', second = 'Logo B'] = labels;
+  const [first = 'Logo A'] = labels;
+  const closed = verdict.voting === 'closed';
   switch (verdict.kind) {
     case 'no-votes':
-      return 'No votes yet: there is no favourite until people vote.';
+      return closed ? 'Voting closed with no votes, so there is no favourite.' : 'No votes yet: there is no favourite until people vote.';
     case 'single':
-      return `${first} is the only logo in this poll, so there is nothing to compare it with.`;
-    case 'tie':
-      return `${listed(labels.slice(0, verdict.tied))} are tied with ${votesText(verdict.votes)} each: too close to call. More votes will tell.`;
+      return `${closed ? 'Voting closed. ' : ''}${first} is the only logo in this poll, so there is nothing to compare it with.`;
+    case 'tie': {
+      const tied = listed(labels.slice(0, verdict.tied));
+      const race = raceSentence(labels, verdict);
+      return closed
+        ? `Voting closed on a tie: ${tied} have ${votesText(verdict.votes)} each, so there is no clear favourite.${race}`
+        : `${tied} are tied with ${votesText(verdict.votes)} each: too close to call. More votes will tell.${race}`;
+    }
     case 'clear':
-      return `${first} is the clear favourite: ${percentText(verdict.chances[0]!)} likely to be the most preferred.`;
+      return closed
+        ? `Voting closed: ${first} is the clear favourite, ${percentText(verdict.chances[0]!)} likely to be the most preferred.`
+        : `${first} is the clear favourite: ${percentText(verdict.chances[0]!)} likely to be the most preferred.`;
     case 'leads': {
-      const { settle } = verdict;
-      if (settle === null)
-        return `${first} leads, but it is too early to say how many more votes would settle it: share the link with more people.`;
-      const between = verdict.contenders === 2 && verdict.chances.length > 2 ? ` between ${first} and ${second}` : '';
-      const votes = roundVotes(settle.votes);
-      const range =
-        settle.high === Infinity
-          ? `at least ${roundVotes(settle.low, 'down')}, perhaps many more`
-          : `somewhere between ${roundVotes(settle.low, 'down')} and ${roundVotes(settle.high, 'up')}`;
-      return `${first} leads; about ${votes} more ${votes === '1' ? 'vote' : 'votes'} would likely settle it${between} (${range}).`;
+      const race = raceSentence(labels, verdict);
+      if (closed)
+        return `Voting closed with no clear favourite: ${first} led with ${aChance(verdict.chances[0]!)} to be the most preferred.${race}`;
+      if (verdict.settle === null)
+        return `${first} leads, but it is too early to say how many more votes would settle it: share the link with more people.${race}`;
+      return `${first} leads; ${settleWords(verdict.settle)}.${race}`;
     }
   }
 }
-
 /** A logo's chance in words, for its result card: '62% chance to be the favourite'. */
 export function chanceSentence(chance: number): string {
   const text = percentText(chance);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { calibrate, calibrationReport, type Calibration } from './verdict-calibration';
+import { OUT_OF_RACE_CHANCE } from '../src/verdict';
+import { calibrate, calibrationReport, wrongShare, type Calibration } from './verdict-calibration';
 
 /** Markdown tables compared cell by cell, whatever the padding prettier gives them. */
 const cells = (markdown: string) =>
@@ -28,6 +29,25 @@ describe('the verdict’s calibration (docs/confidence.md)', () => {
       expect(tally.estimates).toBeGreaterThan(0);
       expect(tally.rangeHolds / tally.estimates).toBeGreaterThanOrEqual(0.75);
     }
+  });
+
+  it('states votes to settle a lead (at least the lower end, or the range) that hold the votes actually needed in at least 3 polls in 4', () => {
+    for (const { tally } of calibration.scenarios) expect(tally.statedHolds / tally.estimates).toBeGreaterThanOrEqual(0.75);
+  });
+
+  it('calls a logo out of the race wrongly in at most 5% of the calls, in every scenario at every number of voters from 10 to 100', () => {
+    for (const { hard, byVoters } of calibration.race) {
+      if (hard) continue;
+      for (const tally of byVoters) {
+        expect(tally.calls).toBeGreaterThan(0);
+        expect(wrongShare(tally)).toBeLessThanOrEqual(0.05);
+      }
+    }
+  });
+
+  it('takes the largest bar tried that keeps out-of-the-race calls within 5% wrong', () => {
+    const keeping = calibration.bars.filter(({ worstAtVoters }) => wrongShare(worstAtVoters) <= 0.05).map(({ outBelow }) => outBelow);
+    expect(Math.max(...keeping)).toBe(OUT_OF_RACE_CHANCE);
   });
 
   it('is reported in docs/confidence.md as simulated', () => {

@@ -5,7 +5,16 @@
  */
 import alea from 'seedrandom/lib/alea';
 
-import { fewestVotesToSettle, isClearFavourite, judgePoll, normalVariates } from '../src/verdict';
+import {
+  contendersOf,
+  favouriteChances,
+  fewestVotesToSettle,
+  isClearFavourite,
+  judgePoll,
+  normalVariates,
+  OUT_OF_RACE_CHANCE,
+  statedVotesToSettle,
+} from '../src/verdict';
 
 export type Scenario = { name: string; shares: readonly number[] };
 
@@ -98,14 +107,44 @@ export type Tally = {
   withinFactor: number;
   /** Estimates whose range (10th to 90th percentile) holds the votes actually needed. */
   rangeHolds: number;
+  /** Estimates whose stated bound (at least the lower end, and at most the upper one where the page gives it) holds the votes actually needed. */
+  statedHolds: number;
+  /** Estimates for which the page gives the range, not only its lower end. */
+  rangeStated: number;
   /** Polls with a lead, among the first ESTIMATED_POLLS, where it was too early to estimate. */
   tooEarly: number;
 };
 
-const emptyTally = (): Tally => ({ polls: 0, calls: 0, wrongCalls: 0, estimates: 0, withinFactor: 0, rangeHolds: 0, tooEarly: 0 });
+const emptyTally = (): Tally => ({
+  polls: 0,
+  calls: 0,
+  wrongCalls: 0,
+  estimates: 0,
+  withinFactor: 0,
+  rangeHolds: 0,
+  statedHolds: 0,
+  rangeStated: 0,
+  tooEarly: 0,
+});
 
-function add(total: Tally, part: Tally): void {
-  for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += part[key];
+/** Adds a tally's counts into another of the same kind. */
+function add(total: Record<string, number>, part: Record<string, number>): void {
+  for (const key of Object.keys(total)) total[key] = total[key]! + part[key]!;
+}
+
+/** The poll numbered `poll` of a scenario at a number of voters: the same counts for every part of the calibration. */
+function simulatedCounts(scenario: Scenario, voters: number, poll: number): { seed: string; counts: number[] } {
+  const seed = `calibration:${scenario.shares.join('/')}:${voters}:${poll}`;
+  const random = alea(seed);
+  return {
+    seed,
+    counts: castVotes(
+      voters,
+      scenario.shares.map((share) => share / 100),
+      random,
+      normalVariates(random),
+    ),
+  };
 }
 
 /** One scenario at one number of voters; estimates are checked only when `withEstimates`. */
@@ -115,9 +154,7 @@ export function simulate(scenario: Scenario, voters: number, withEstimates: bool
   const favourite = shares.filter((share) => share === largest).length === 1 ? shares.indexOf(largest) : -1;
   const tally = emptyTally();
   for (let poll = 0; poll < POLLS; poll += 1) {
-    const seed = `calibration:${scenario.shares.join('/')}:${voters}:${poll}`;
-    const random = alea(seed);
-    const counts = castVotes(voters, shares, random, normalVariates(random));
+    const { seed, counts } = simulatedCounts(scenario, voters, poll);
     // The logos in ranking order, as the results page passes their counts to judgePoll.
     const order = counts.map((_, logo) => logo).sort((a, b) => counts[b]! - counts[a]!);
     tally.polls += 1;
@@ -137,6 +174,40 @@ export function simulate(scenario: Scenario, voters: number, withEstimates: bool
     tally.estimates += 1;
     if (verdict.settle.votes <= ESTIMATE_FACTOR * needed && needed <= ESTIMATE_FACTOR * verdict.settle.votes) tally.withinFactor += 1;
     if (verdict.settle.low <= needed && needed <= verdict.settle.high) tally.rangeHolds += 1;
+    const stated = statedVotesToSettle(verdict.settle);
+    if (stated.high !== null) tally.rangeStated += 1;
+    if (stated.low <= needed && needed <= (stated.high ?? Infinity)) tally.statedHolds += 1;
+  }
+  return tally;
+}
+
+/** Where the page says which logos are out of the race: small polls. */
+export const RACE_VOTERS = [10, 20, 50, 100] as const;
+
+/** Bars tried for 'out of the race', beside the one chosen (OUT_OF_RACE_CHANCE). */
+export const RACE_BARS = [0.01, 0.02, 0.03, 0.05, 0.1, 0.2] as const;
+
+/** Calls that a logo is out of the race (one per logo called out), and those where that logo has the largest true share. */
+export type RaceTally = { polls: number; calls: number; wrongCalls: number };
+
+/**
+ * The out-of-the-race calls in one scenario at one number of voters, for a bar: made, as on the page, in polls
+ * with no clear favourite (a tie or a lead), for each logo after the contenders (contendersOf). A call is wrong
+ * when the logo called out is the true favourite, or shares the largest true share.
+ */
+export function simulateRace(scenario: Scenario, voters: number, outBelow: number): RaceTally {
+  const largest = Math.max(...scenario.shares);
+  const tally: RaceTally = { polls: 0, calls: 0, wrongCalls: 0 };
+  for (let poll = 0; poll < POLLS; poll += 1) {
+    const { counts } = simulatedCounts(scenario, voters, poll);
+    const order = counts.map((_, logo) => logo).sort((a, b) => counts[b]! - counts[a]!);
+    const ranked = order.map((logo) => counts[logo]!);
+    tally.polls += 1;
+    if (ranked[0] === 0 || isClearFavourite(ranked)) continue;
+    for (let position = contendersOf(ranked, favouriteChances(ranked), outBelow); position < ranked.length; position += 1) {
+      tally.calls += 1;
+      if (scenario.shares[order[position]!] === largest) tally.wrongCalls += 1;
+    }
   }
   return tally;
 }
@@ -147,6 +218,10 @@ export type Calibration = {
   /** Per number of voters, over the scenarios. */
   voters: { voters: number; tally: Tally }[];
   hard: { scenario: Scenario; tally: Tally }[];
+  /** Out-of-the-race calls at the chosen bar, per scenario of 3 or 4 logos (then the hard ones), per number of voters in RACE_VOTERS. */
+  race: { scenario: Scenario; hard: boolean; byVoters: RaceTally[] }[];
+  /** Per bar tried: all calls in the scenarios, the worst scenario's, and all calls in the hard scenarios, at 10 to 100 voters. */
+  bars: { outBelow: number; calls: RaceTally; worst: RaceTally; worstAtVoters: RaceTally; hard: RaceTally }[];
 };
 
 export function calibrate(): Calibration {
@@ -165,7 +240,45 @@ export function calibrate(): Calibration {
     for (const voters of VOTERS) add(tally, simulate(scenario, voters, false));
     return { scenario, tally };
   });
-  return { scenarios, voters: byVoters, hard };
+  const raceScenarios = [
+    ...SCENARIOS.map((scenario) => ({ scenario, hard: false })),
+    ...HARD_SCENARIOS.map((scenario) => ({ scenario, hard: true })),
+  ].filter(({ scenario }) => scenario.shares.length > 2);
+  const race = raceScenarios.map(({ scenario, hard }) => ({
+    scenario,
+    hard,
+    byVoters: RACE_VOTERS.map((voters) => simulateRace(scenario, voters, OUT_OF_RACE_CHANCE)),
+  }));
+  const bars = RACE_BARS.map((outBelow) => {
+    const calls = emptyRaceTally();
+    const hardCalls = emptyRaceTally();
+    let worst = emptyRaceTally();
+    let worstAtVoters = emptyRaceTally();
+    for (const { scenario, hard } of raceScenarios) {
+      const total = emptyRaceTally();
+      for (const voters of RACE_VOTERS) {
+        const part = simulateRace(scenario, voters, outBelow);
+        add(total, part);
+        if (!hard && wrongShare(part) >= wrongShare(worstAtVoters)) worstAtVoters = part;
+      }
+      add(hard ? hardCalls : calls, total);
+      if (!hard && wrongShare(total) >= wrongShare(worst)) worst = total;
+    }
+    return { outBelow, calls, worst, worstAtVoters, hard: hardCalls };
+  });
+  return { scenarios, voters: byVoters, hard, race, bars };
+}
+
+const emptyRaceTally = (): RaceTally => ({ polls: 0, calls: 0, wrongCalls: 0 });
+
+/** The share of calls that are wrong (0 without calls). */
+export const wrongShare = (tally: RaceTally) => (tally.calls === 0 ? 0 : tally.wrongCalls / tally.calls);
+
+/** Out-of-the-race calls over RACE_VOTERS. */
+export function raceTotal(byVoters: readonly RaceTally[]): RaceTally {
+  const total = emptyRaceTally();
+  for (const part of byVoters) add(total, part);
+  return total;
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? '–' : `${part} / ${whole} (${Math.round((100 * part) / whole)}%)`);
@@ -179,6 +292,8 @@ export function calibrationReport(calibration: Calibration): string {
     rate(tally.wrongCalls, tally.calls),
     rate(tally.withinFactor, tally.estimates),
     rate(tally.rangeHolds, tally.estimates),
+    rate(tally.rangeStated, tally.estimates),
+    rate(tally.statedHolds, tally.estimates),
     String(tally.tooEarly),
   ];
   const header = [
@@ -187,6 +302,8 @@ export function calibrationReport(calibration: Calibration): string {
     'wrong among calls',
     'estimate within ×1.5',
     'range holds the votes needed',
+    'range given',
+    'what the page says holds',
     'too early to say',
   ];
   const separator = (columns: number) => row(Array.from({ length: columns }, () => '---'));
@@ -208,6 +325,36 @@ export function calibrationReport(calibration: Calibration): string {
         String(tally.polls),
         rate(tally.calls, tally.polls),
         rate(tally.wrongCalls, tally.calls),
+      ]),
+    ),
+    '',
+    row(['scenario', 'true shares (%)', ...RACE_VOTERS.map((voters) => `${voters} voters`), '10 to 100 voters']),
+    separator(3 + RACE_VOTERS.length),
+    ...calibration.race.map(({ scenario, byVoters }) =>
+      row([
+        scenario.name,
+        scenario.shares.join(' / '),
+        ...[...byVoters, raceTotal(byVoters)].map((tally) => rate(tally.wrongCalls, tally.calls)),
+      ]),
+    ),
+    '',
+    row([
+      'out of the race below',
+      'calls',
+      'wrong among calls',
+      'worst scenario, 10 to 100 voters',
+      'worst scenario at one number of voters',
+      'wrong calls where no logo is clearly best',
+    ]),
+    separator(6),
+    ...calibration.bars.map(({ outBelow, calls, worst, worstAtVoters, hard }) =>
+      row([
+        `${Math.round(outBelow * 100)}%`,
+        String(calls.calls),
+        rate(calls.wrongCalls, calls.calls),
+        rate(worst.wrongCalls, worst.calls),
+        rate(worstAtVoters.wrongCalls, worstAtVoters.calls),
+        rate(hard.wrongCalls, hard.calls),
       ]),
     ),
   ].join('\n');
