@@ -15,7 +15,7 @@ import {
 import { unseenLogosText } from '@logovote/web-client';
 import { lazy, Suspense, useEffect, useId, useRef, useState, type RefObject } from 'react';
 
-import { useScrollPaddingForBar } from './clear-of-bar';
+import { useBarHeight } from './clear-of-bar';
 import { ClosedVoting } from './ClosedVoting';
 import { HiddenPoll } from './HiddenPoll';
 import { LogoCarousel } from './LogoCarousel';
@@ -111,7 +111,7 @@ function VotingView({ session, voting }: VotingViewProps) {
   const mainButton = useRef<HTMLButtonElement>(null);
   const bar = useRef<HTMLDivElement>(null);
   usePreloadedLogos(logos);
-  useScrollPaddingForBar(bar);
+  useBarHeight(bar);
   // Once this voter has a vote, the results it may now see are one tap away (docs/results-visibility.md).
   const hasVote = voting.votedThisVisit || voting.serverVotedLogoId !== null;
   const resultsPath = resultsPathAfterVote(session);

@@ -1,22 +1,25 @@
 import { useEffect, type RefObject } from 'react';
 
+/** On <html>, while the voting view shows: its bottom bar's height, for what is kept clear of the bar. */
+const BAR_HEIGHT_PROPERTY = '--vote-bar-height';
+
 /**
  * The voting view's bottom bar is sticky, so what the page scrolls under it is hidden. While it is shown, the
- * page's bottom scroll padding is the bar's height (kept as the bar grows or shrinks): whatever the browser
- * scrolls into view, a focused field or scrollIntoView, then stops above the bar.
+ * page knows the bar's height (kept as the bar grows or shrinks). Not as the page's scroll padding: the browser
+ * would then scroll the page whenever a button of the bar itself takes the keyboard, to lift it out of that padding.
  */
-export function useScrollPaddingForBar(bar: RefObject<HTMLElement | null>) {
+export function useBarHeight(bar: RefObject<HTMLElement | null>) {
   useEffect(() => {
     const element = bar.current;
     if (!element) return undefined;
     const root = document.documentElement;
-    const update = () => root.style.setProperty('scroll-padding-bottom', `${element.offsetHeight}px`);
+    const update = () => root.style.setProperty(BAR_HEIGHT_PROPERTY, `${element.offsetHeight}px`);
     const observer = new ResizeObserver(update);
     observer.observe(element);
     update();
     return () => {
       observer.disconnect();
-      root.style.removeProperty('scroll-padding-bottom');
+      root.style.removeProperty(BAR_HEIGHT_PROPERTY);
     };
   }, [bar]);
 }
@@ -25,7 +28,7 @@ export function useScrollPaddingForBar(bar: RefObject<HTMLElement | null>) {
 const MARGIN_PX = 8;
 
 /**
- * Scrolls the page just enough for `element` to be wholly in sight: above the bottom scroll padding (the bar)
+ * Scrolls the page just enough for `element` to be wholly in sight: above the voting view's bar (when shown)
  * and above the on-screen keyboard, which shrinks the visual viewport rather than the page on most phones.
  * An element taller than the room shows its top.
  */
@@ -33,8 +36,8 @@ function scrollClear(element: HTMLElement) {
   const box = element.getBoundingClientRect();
   const viewport = window.visualViewport;
   const visibleTop = viewport ? viewport.offsetTop : 0;
-  const padding = parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0;
-  const visibleBottom = Math.min(viewport ? viewport.offsetTop + viewport.height : window.innerHeight, window.innerHeight - padding);
+  const bar = parseFloat(document.documentElement.style.getPropertyValue(BAR_HEIGHT_PROPERTY)) || 0;
+  const visibleBottom = Math.min(viewport ? viewport.offsetTop + viewport.height : window.innerHeight, window.innerHeight - bar);
   const below = box.bottom + MARGIN_PX - visibleBottom;
   if (below <= 0) return;
   window.scrollBy({ top: Math.min(below, box.top - MARGIN_PX - visibleTop), behavior: 'instant' });
