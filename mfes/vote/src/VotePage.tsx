@@ -112,7 +112,7 @@ function VotingView({ session, voting }: VotingViewProps) {
   const bar = useRef<HTMLDivElement>(null);
   usePreloadedLogos(logos);
   useBarHeight(bar);
-  // Once this voter has a vote, the results it may now see are one tap away (docs/results-visibility.md).
+  // Once this voter has a vote, the results they may now see are one tap away (docs/results-visibility.md).
   const hasVote = voting.votedThisVisit || voting.serverVotedLogoId !== null;
   const resultsPath = resultsPathAfterVote(session);
 
