@@ -2,7 +2,9 @@ import { MAX_REASON_LENGTH, reasonLength } from '@logovote/contracts/limits';
 import { Button, cn, Input, Label, SpinnerIcon } from '@logovote/ui';
 import { api, getFingerprint } from '@logovote/web-client';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
+
+import { useKeptInSight } from './clear-of-bar';
 
 type ReasonBoxProps = {
   sessionId: string;
@@ -14,7 +16,9 @@ type ReasonBoxProps = {
  * 'Why this one?' (docs/reasons.md): after a vote, an optional one-line reason for it. It sits
  * below the spec's screens and changes none of their texts; the server masks profanity and answers the
  * reason as stored, which is shown back with 'Edit'. A reason sent again replaces the one given. A
- * changed vote drops the reason, so the page gives the box a new key per voted logo.
+ * changed vote drops the reason, so the page gives the box a new key per voted logo. While the voter types,
+ * the whole box, its counter and messages included, stays clear of the voting view's bottom bar and of the
+ * on-screen keyboard.
  */
 export function ReasonBox({ sessionId, given }: ReasonBoxProps) {
   const inputId = useId();
@@ -24,6 +28,9 @@ export function ReasonBox({ sessionId, given }: ReasonBoxProps) {
   const [editing, setEditing] = useState(true);
   /** The voter chose 'Edit': the field takes the keyboard. */
   const [editChosen, setEditChosen] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const [typing, setTyping] = useState(false);
+  useKeptInSight(form, typing && editing);
   const send = useMutation({
     mutationFn: async (text: string) => api.submitReason(sessionId, text, await getFingerprint()),
     onSuccess: (answer) => {
@@ -65,7 +72,16 @@ export function ReasonBox({ sessionId, given }: ReasonBoxProps) {
     );
   }
   return (
-    <form data-testid="reason-box" onSubmit={onSubmit} className="mx-auto flex w-full max-w-md flex-col gap-1.5">
+    <form
+      ref={form}
+      data-testid="reason-box"
+      onSubmit={onSubmit}
+      onFocus={() => setTyping(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setTyping(false);
+      }}
+      className="mx-auto flex w-full max-w-md flex-col gap-1.5"
+    >
       <Label htmlFor={inputId} className="text-sm font-medium">
         Why this one? <span className="font-normal text-muted-foreground">(optional)</span>
       </Label>

@@ -12,14 +12,17 @@ import {
   LogoOnBackdrop,
   SpinnerIcon,
 } from '@logovote/ui';
+import { unseenLogosText } from '@logovote/web-client';
 import { lazy, Suspense, useEffect, useId, useRef, useState, type RefObject } from 'react';
 
+import { useBarHeight } from './clear-of-bar';
 import { ClosedVoting } from './ClosedVoting';
 import { HiddenPoll } from './HiddenPoll';
 import { LogoCarousel } from './LogoCarousel';
 import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
 import { ReasonBox } from './ReasonBox';
 import { ReportPoll } from './ReportPoll';
+import { resultsPathAfterVote } from './results-access';
 import { useSeenLogos } from './seen-logos';
 import { LoadingVotingSession, VotingSessionNotFound, VotingSessionUnavailable } from './StatusScreens';
 import { useSwipeHint } from './swipe-hint';
@@ -93,9 +96,6 @@ function MainButton({ isSubmitting, hasVoted, currentIsVoted, hasLogo, described
 
 type VotingViewProps = { session: SessionView; voting: ReturnType<typeof useVoting> };
 
-/** The bar's line while some logos have not been on screen: voting is allowed, but the voter knows. */
-const unseenText = (count: number) => `${count} ${count === 1 ? 'logo' : 'logos'} not seen yet`;
-
 function VotingView({ session, voting }: VotingViewProps) {
   const { logos } = session;
   // A returning voter changing the vote starts on the logo voted for.
@@ -105,11 +105,16 @@ function VotingView({ session, voting }: VotingViewProps) {
   const [doneOpen, setDoneOpen] = useState(false);
   const doneButton = useRef<HTMLButtonElement>(null);
   const current: Logo | undefined = logos[index];
-  const { unseen, sawAll } = useSeenLogos(logos, current?.id);
+  const { unseen, sawAll } = useSeenLogos(session.sessionId, logos, current?.id);
   const swipeHint = useSwipeHint(logos.length);
   const unseenId = useId();
   const mainButton = useRef<HTMLButtonElement>(null);
+  const bar = useRef<HTMLDivElement>(null);
   usePreloadedLogos(logos);
+  useBarHeight(bar);
+  // Once this voter has a vote, the results they may now see are one tap away (docs/results-visibility.md).
+  const hasVote = voting.votedThisVisit || voting.serverVotedLogoId !== null;
+  const resultsPath = resultsPathAfterVote(session);
 
   // After 'Change my vote' the confirmation screen is gone: the keyboard continues on the vote button.
   const [arrivedToChange] = useState(voting.changingVote);
@@ -163,6 +168,7 @@ function VotingView({ session, voting }: VotingViewProps) {
 
       {/* The bottom bar: at the bottom of the screen while the page scrolls, above the footer at its end. */}
       <div
+        ref={bar}
         data-testid="vote-bar"
         className="sticky bottom-0 z-30 -mx-4 mt-auto flex flex-wrap justify-center gap-3 border-t border-border bg-background/95 px-4 py-3 backdrop-blur sm:mx-auto sm:w-full sm:max-w-md sm:rounded-xl sm:border"
       >
@@ -174,8 +180,15 @@ function VotingView({ session, voting }: VotingViewProps) {
         )}
         {unseen > 0 && (
           <p id={unseenId} data-testid="unseen-count" className="w-full text-center text-sm text-muted-foreground">
-            {unseenText(unseen)}
+            {unseenLogosText(unseen)}
           </p>
+        )}
+        {hasVote && !voting.isSubmitting && resultsPath && (
+          <Button asChild variant="link" className="-my-2 h-11 w-full text-sm">
+            <Link to={resultsPath} data-testid="bar-view-results">
+              View results
+            </Link>
+          </Button>
         )}
         {voting.votedThisVisit && (
           <Button
@@ -211,6 +224,7 @@ function VotingView({ session, voting }: VotingViewProps) {
             onOpenChange={setDoneOpen}
             returnFocusTo={doneButton}
             votedName={logos.find((logo) => logo.id === voting.votedLogoId)?.name}
+            resultsPath={resultsPath}
           />
         </Suspense>
       )}

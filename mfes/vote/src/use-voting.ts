@@ -8,7 +8,9 @@ import {
   inVoterOrder,
   isPollHidden,
   knownFingerprint,
+  seenLogos,
   takeFirstPaintVote,
+  unseenLogoCount,
   VIA_PARAM,
   votingStateOf,
 } from '@logovote/web-client';
@@ -179,8 +181,13 @@ export function useVoting(sessionId: string) {
     const logo = logos.find((each) => each.id === firstPaintVote);
     if (!logo || logo.id === serverVote) return;
     if (serverVote !== null) setChangingVote(true);
-    // The first paint shows one logo: the voter has seen every logo only when there is one.
-    castVote(logo, logos.length === 1);
+    // The first paint shows one logo: the voter has seen every logo if it had seen the others on earlier visits.
+    const unseen = unseenLogoCount(
+      logos.map((each) => each.id),
+      seenLogos(sessionId),
+      logo.id,
+    );
+    castVote(logo, unseen === 0);
   });
 
   return {

@@ -47,6 +47,7 @@ export {
 export { resultsVisibilityOf, type ResultsViewer } from './results-visibility';
 export { channelVotingUrl } from './channels';
 export { takeFirstPaintVote } from './first-paint-vote';
+export { rememberSeenLogos, seenLogos, unseenLogoCount, unseenLogosText, type SeenLogosStorage } from './seen-logos';
 
 /**
  * The page's API client (same origin: every call goes through the gateway). Its proof-of-work solver
