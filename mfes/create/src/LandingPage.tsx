@@ -78,6 +78,7 @@ export default function LandingPage(_props: LandingPageProps) {
   const [unreadable, setUnreadable] = useState<string[]>([]);
   const flow = useCreationFlow();
   const getVotesButton = useRef<HTMLButtonElement>(null);
+  const creationForm = useRef<HTMLDivElement>(null);
   // The image checks of the picks (readable-images.ts) still running, and the logos they refused: 'Get Votes!'
   // waits for them, so a file the browser cannot draw is never sent.
   const imageChecks = useRef<Promise<void>>(Promise.resolve());
@@ -192,7 +193,14 @@ export default function LandingPage(_props: LandingPageProps) {
           </p>
         </header>
 
-        <Card>
+        {/* A returning creator sees their polls first (docs/your-polls.md). */}
+        {(madePolls || flow.session) && (
+          <Suspense fallback={null}>
+            <YourPolls creationForm={creationForm} />
+          </Suspense>
+        )}
+
+        <Card ref={creationForm} className="scroll-mt-4">
           <CardContent className="flex flex-col gap-6 pt-6">
             {logos.length < MAX_LOGOS_PER_POLL && <UploadArea chosen={logos.length} onFiles={addFiles} />}
             <UnreadableFiles names={unreadable} />
@@ -208,7 +216,7 @@ export default function LandingPage(_props: LandingPageProps) {
               checked={sharedNetwork}
               onChange={setSharedNetwork}
               label="Most voters share one network (an office, a school, event Wi-Fi)"
-              hint="Many more people on one connection vote before their devices run a short check. Leave it off for public polls."
+              hint="Normally, once a few people have voted from the same network, each further voter's device spends a few seconds on a check that makes voting many times costly. With this on, dozens of people on one network vote without that wait. Leave it off for public polls."
             />
             <ResultsVisibilityChoice value={resultsVisibility} onChange={setResultsVisibility} />
             <ChannelsChoice value={channels} onChange={setChannels} disabled={flow.isCreating} />
@@ -226,8 +234,12 @@ export default function LandingPage(_props: LandingPageProps) {
           </CardContent>
         </Card>
 
-        {/* Sticky, not fixed: it floats over the form while there is more to scroll, yet never covers the footer. */}
-        <div className="pointer-events-none sticky bottom-0 z-40 flex justify-center p-4 sm:p-6">
+        {/*
+          Sticky, not fixed: it floats over the form while there is more to scroll, yet never covers the footer. While
+          a text field has the focus it stays in its place below the form (styles.css), so it never covers the field
+          being typed in.
+        */}
+        <div data-testid="get-votes-bar" className="pointer-events-none sticky bottom-0 z-40 flex justify-center p-4 sm:p-6">
           <Button
             ref={getVotesButton}
             size="lg"
@@ -242,12 +254,6 @@ export default function LandingPage(_props: LandingPageProps) {
             Get Votes!
           </Button>
         </div>
-
-        {(madePolls || flow.session) && (
-          <Suspense fallback={null}>
-            <YourPolls />
-          </Suspense>
-        )}
 
         {(flow.open || flow.session) && (
           <Suspense fallback={null}>
