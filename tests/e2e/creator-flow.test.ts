@@ -92,7 +92,6 @@ describe("the channels' links, the e-mail and 'Start Voting Now'", () => {
     await dialog(page).getByRole('button', { name: 'Copy voting link for instagram' }).click();
     await expectToast(page, 'Link copied!', 'Voting link for Instagram has been copied to clipboard.');
     await expect(clipboard(page)).resolves.toBe(channelUrl(session, 'Instagram'));
-    await dismissToast(page);
     await expectNoHorizontalOverflow(page);
     await expectAccessible(page);
     await shoot(page, `creator-flow-plan-channels-${device}`);
@@ -161,7 +160,7 @@ describe("the channels' links, the e-mail and 'Start Voting Now'", () => {
     const upload = await box(page.getByTestId('upload-area'));
     expect(upload.y).toBeGreaterThanOrEqual(0);
     expect(upload.y).toBeLessThan(DEVICES[device].viewport.height);
-  });
+  }, 150_000);
 
   it('shows the note to the creator only, and hides it for good when asked', async () => {
     const session = await createPoll({ logos: ['logo-ring.png', 'logo-square.png'], channels: ['Team'] });
@@ -234,6 +233,7 @@ describe("'Get Votes!' and the fields", () => {
       await field.pressSequentially('abc');
       await expect(overlap(button, field)).resolves.toBe(false);
     }
+    await shootScreen(page, `creator-flow-typing-question-from-top-${device}`);
     // Typing the question, at the top of the page as at the bottom.
     const question = page.getByLabel('Feedback question (optional)');
     await question.fill('Which one would you put on the shop sign?');
