@@ -73,94 +73,102 @@ async function addChannels(page: Page, names: readonly string[]): Promise<void> 
 }
 
 describe("the channels' links, the e-mail and 'Start Voting Now'", () => {
-  it.each(BOTH)('gives a creator every link from the plan step on, in the e-mail and on the voting page, on a %s', async (device) => {
-    const page = await openDevice(device);
-    await visit(page, '/', '[data-remote="create"]');
-    await picker(page).setInputFiles(['logo-ring.png', 'logo-triangle.jpg', 'logo-wave.svg'].map(fixture));
-    await addChannels(page, CHANNELS);
-    await page.getByLabel('Feedback question (optional)').fill('Which mark for the bakery?');
-    const response = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/sessions' && res.request().method() === 'POST');
-    await getVotes(page).click();
-    const session = (await (await response).json()) as CreatedSession;
-    expect(session.channels?.map((channel) => channel.name)).toEqual(CHANNELS);
+  it.each(BOTH)(
+    'gives a creator every link from the plan step on, in the e-mail and on the voting page, on a %s',
+    async (device) => {
+      const page = await openDevice(device);
+      await visit(page, '/', '[data-remote="create"]');
+      await picker(page).setInputFiles(['logo-ring.png', 'logo-triangle.jpg', 'logo-wave.svg'].map(fixture));
+      await addChannels(page, CHANNELS);
+      await page.getByLabel('Feedback question (optional)').fill('Which mark for the bakery?');
+      const response = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/sessions' && res.request().method() === 'POST');
+      await getVotes(page).click();
+      const session = (await (await response).json()) as CreatedSession;
+      expect(session.channels?.map((channel) => channel.name)).toEqual(CHANNELS);
 
-    // The plan step, where the voting link first shows: each channel's link too, with its copy button.
-    await atStep(page, 'plan');
-    for (const name of CHANNELS) {
-      await expect(dialog(page).getByRole('textbox', { name: `Voting link for ${name}` }).inputValue()).resolves.toBe(channelUrl(session, name));
-    }
-    await dialog(page).getByRole('button', { name: 'Copy voting link for instagram' }).click();
-    await expectToast(page, 'Link copied!', 'Voting link for Instagram has been copied to clipboard.');
-    await expect(clipboard(page)).resolves.toBe(channelUrl(session, 'Instagram'));
-    await expectNoHorizontalOverflow(page);
-    await expectAccessible(page);
-    await shoot(page, `creator-flow-plan-channels-${device}`);
+      // The plan step, where the voting link first shows: each channel's link too, with its copy button.
+      await atStep(page, 'plan');
+      for (const name of CHANNELS) {
+        await expect(
+          dialog(page)
+            .getByRole('textbox', { name: `Voting link for ${name}` })
+            .inputValue(),
+        ).resolves.toBe(channelUrl(session, name));
+      }
+      await dialog(page).getByRole('button', { name: 'Copy voting link for instagram' }).click();
+      await expectToast(page, 'Link copied!', 'Voting link for Instagram has been copied to clipboard.');
+      await expect(clipboard(page)).resolves.toBe(channelUrl(session, 'Instagram'));
+      await expectNoHorizontalOverflow(page);
+      await expectAccessible(page);
+      await shoot(page, `creator-flow-plan-channels-${device}`);
 
-    // The e-mail step keeps them.
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await atStep(page, 'email');
-    await expect(dialog(page).getByRole('textbox', { name: 'Voting link for Newsletter' }).inputValue()).resolves.toBe(
-      channelUrl(session, 'Newsletter'),
-    );
-    await shoot(page, `creator-flow-email-channels-${device}`);
+      // The e-mail step keeps them.
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await atStep(page, 'email');
+      await expect(dialog(page).getByRole('textbox', { name: 'Voting link for Newsletter' }).inputValue()).resolves.toBe(
+        channelUrl(session, 'Newsletter'),
+      );
+      await shoot(page, `creator-flow-email-channels-${device}`);
 
-    // The e-mail: each channel's link, numbered in the order named, and not one channel name.
-    const address = `creator-flow-${device}-${Date.now()}@example.com`;
-    await page.getByLabel('Email address').fill(address);
-    await page.getByRole('button', { name: 'Send Links' }).click();
-    await atStep(page, 'sent');
-    const mail = await mailCatcherClient(mailApiUrl).waitFor((caught) => caught.to.includes(address));
-    expect(mail.text).toContain(`Channel 1: ${channelUrl(session, 'Instagram')}\nChannel 2: ${channelUrl(session, 'Newsletter')}\n`);
-    expect(mail.html).toContain(`Channel 1: <a href="${channelUrl(session, 'Instagram')}">`);
-    for (const name of CHANNELS) expect(`${mail.subject}${mail.text ?? ''}${mail.html ?? ''}`).not.toContain(name);
+      // The e-mail: each channel's link, numbered in the order named, and not one channel name.
+      const address = `creator-flow-${device}-${Date.now()}@example.com`;
+      await page.getByLabel('Email address').fill(address);
+      await page.getByRole('button', { name: 'Send Links' }).click();
+      await atStep(page, 'sent');
+      const mail = await mailCatcherClient(mailApiUrl).waitFor((caught) => caught.to.includes(address));
+      expect(mail.text).toContain(`Channel 1: ${channelUrl(session, 'Instagram')}\nChannel 2: ${channelUrl(session, 'Newsletter')}\n`);
+      expect(mail.html).toContain(`Channel 1: <a href="${channelUrl(session, 'Instagram')}">`);
+      for (const name of CHANNELS) expect(`${mail.subject}${mail.text ?? ''}${mail.html ?? ''}`).not.toContain(name);
 
-    // 'Start Voting Now' goes to the voting page (the spec's), which tells its creator what to do next.
-    await page.getByRole('button', { name: 'Start Voting Now' }).click();
-    await page.waitForURL(`${gatewayUrl}/vote/${session.sessionId}`);
-    const note = page.getByTestId('creator-note');
-    await note.waitFor({ timeout: 15_000 });
-    await expect(note.getByRole('heading', { name: 'Your poll is live: share it' }).count()).resolves.toBe(1);
-    await page.waitForSelector('[data-remote="vote"][data-phase="voting"]');
-    await note.getByRole('button', { name: 'Copy voting link', exact: true }).click();
-    await expectToast(page, 'Link copied!', 'Voting link has been copied to clipboard.');
-    await expect(clipboard(page)).resolves.toBe(session.votingUrl);
-    await dismissToast(page);
-    await note.getByRole('button', { name: 'Copy voting link for Newsletter' }).click();
-    await expectToast(page, 'Link copied!', 'Voting link for Newsletter has been copied to clipboard.');
-    await expect(clipboard(page)).resolves.toBe(channelUrl(session, 'Newsletter'));
-    await dismissToast(page);
-    // The vote stays within reach: the note sits above the logos, the bar still at the bottom of the screen.
-    await expect(page.getByTestId('vote-button').isVisible()).resolves.toBe(true);
-    await expectNoHorizontalOverflow(page);
-    await expectAccessible(page);
-    await shoot(page, `creator-flow-vote-page-note-${device}`);
+      // 'Start Voting Now' goes to the voting page (the spec's), which tells its creator what to do next.
+      await page.getByRole('button', { name: 'Start Voting Now' }).click();
+      await page.waitForURL(`${gatewayUrl}/vote/${session.sessionId}`);
+      const note = page.getByTestId('creator-note');
+      await note.waitFor({ timeout: 15_000 });
+      await expect(note.getByRole('heading', { name: 'Your poll is live: share it' }).count()).resolves.toBe(1);
+      await page.waitForSelector('[data-remote="vote"][data-phase="voting"]');
+      await note.getByRole('button', { name: 'Copy voting link', exact: true }).click();
+      await expectToast(page, 'Link copied!', 'Voting link has been copied to clipboard.');
+      await expect(clipboard(page)).resolves.toBe(session.votingUrl);
+      await dismissToast(page);
+      await note.getByRole('button', { name: 'Copy voting link for Newsletter' }).click();
+      await expectToast(page, 'Link copied!', 'Voting link for Newsletter has been copied to clipboard.');
+      await expect(clipboard(page)).resolves.toBe(channelUrl(session, 'Newsletter'));
+      await dismissToast(page);
+      // The vote stays within reach: the note sits above the logos, the bar still at the bottom of the screen.
+      await expect(page.getByTestId('vote-button').isVisible()).resolves.toBe(true);
+      await expectNoHorizontalOverflow(page);
+      await expectAccessible(page);
+      await shoot(page, `creator-flow-vote-page-note-${device}`);
 
-    await note.getByRole('link', { name: 'Watch results' }).click();
-    await page.waitForURL(`${gatewayUrl}/results/${session.sessionId}`);
-    await page.waitForSelector('[data-remote="results"][data-phase="results"]', { timeout: 15_000 });
+      await note.getByRole('link', { name: 'Watch results' }).click();
+      await page.waitForURL(`${gatewayUrl}/results/${session.sessionId}`);
+      await page.waitForSelector('[data-remote="results"][data-phase="results"]', { timeout: 15_000 });
 
-    // Back home: 'Your polls' comes first, above the form, and copies each channel's link.
-    await visit(page, '/', '[data-remote="create"]');
-    const polls = page.getByTestId('your-polls');
-    const row = page.locator(`[data-testid="your-poll"][data-session-id="${session.sessionId}"][data-state="success"]`);
-    await row.waitFor({ timeout: 15_000 });
-    expect((await box(polls)).y).toBeLessThan((await box(page.getByTestId('upload-area'))).y);
-    await row.getByRole('button', { name: 'Copy voting link for Instagram' }).click();
-    await expectToast(page, 'Link copied!', 'Voting link for Instagram has been copied to clipboard.');
-    await expect(clipboard(page)).resolves.toBe(channelUrl(session, 'Instagram'));
-    await dismissToast(page);
-    await expectNoHorizontalOverflow(page);
-    await expectAccessible(page);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await shootScreen(page, `creator-flow-your-polls-first-${device}`);
+      // Back home: 'Your polls' comes first, above the form, and copies each channel's link.
+      await visit(page, '/', '[data-remote="create"]');
+      const polls = page.getByTestId('your-polls');
+      const row = page.locator(`[data-testid="your-poll"][data-session-id="${session.sessionId}"][data-state="success"]`);
+      await row.waitFor({ timeout: 15_000 });
+      expect((await box(polls)).y).toBeLessThan((await box(page.getByTestId('upload-area'))).y);
+      await row.getByRole('button', { name: 'Copy voting link for Instagram' }).click();
+      await expectToast(page, 'Link copied!', 'Voting link for Instagram has been copied to clipboard.');
+      await expect(clipboard(page)).resolves.toBe(channelUrl(session, 'Instagram'));
+      await dismissToast(page);
+      await expectNoHorizontalOverflow(page);
+      await expectAccessible(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shootScreen(page, `creator-flow-your-polls-first-${device}`);
 
-    // 'Make a new poll' takes the creator to the form.
-    await polls.getByRole('button', { name: 'Make a new poll ↓' }).click();
-    await page.waitForFunction(() => document.activeElement?.closest('[data-testid="upload-area"]') !== null);
-    const upload = await box(page.getByTestId('upload-area'));
-    expect(upload.y).toBeGreaterThanOrEqual(0);
-    expect(upload.y).toBeLessThan(DEVICES[device].viewport.height);
-  }, 150_000);
+      // 'Make a new poll' takes the creator to the form.
+      await polls.getByRole('button', { name: 'Make a new poll ↓' }).click();
+      await page.waitForFunction(() => document.activeElement?.closest('[data-testid="upload-area"]') !== null);
+      const upload = await box(page.getByTestId('upload-area'));
+      expect(upload.y).toBeGreaterThanOrEqual(0);
+      expect(upload.y).toBeLessThan(DEVICES[device].viewport.height);
+    },
+    150_000,
+  );
 
   it('shows the note to the creator only, and hides it for good when asked', async () => {
     const session = await createPoll({ logos: ['logo-ring.png', 'logo-square.png'], channels: ['Team'] });
@@ -184,7 +192,8 @@ describe("the channels' links, the e-mail and 'Start Voting Now'", () => {
 describe("'Your polls' for a returning creator", () => {
   it.each(BOTH)('lists the newest three above the form and the rest on request, on a %s', async (device) => {
     const made = [];
-    for (let i = 0; i < 4; i += 1) made.push(await createPoll({ logos: ['logo-ring.png', 'logo-wave.svg'], feedbackPrompt: `Poll ${i + 1}` }));
+    for (let i = 0; i < 4; i += 1)
+      made.push(await createPoll({ logos: ['logo-ring.png', 'logo-wave.svg'], feedbackPrompt: `Poll ${i + 1}` }));
     const remembered = made
       .map((session, i) => ({
         sessionId: session.sessionId,
