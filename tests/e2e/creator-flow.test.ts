@@ -190,36 +190,40 @@ describe("the channels' links, the e-mail and 'Start Voting Now'", () => {
 });
 
 describe("'Your polls' for a returning creator", () => {
-  it.each(BOTH)('lists the newest three above the form and the rest on request, on a %s', async (device) => {
-    const made = [];
-    for (let i = 0; i < 4; i += 1)
-      made.push(await createPoll({ logos: ['logo-ring.png', 'logo-wave.svg'], feedbackPrompt: `Poll ${i + 1}` }));
-    const remembered = made
-      .map((session, i) => ({
-        sessionId: session.sessionId,
-        votingUrl: session.votingUrl,
-        resultsUrl: session.resultsUrl,
-        question: `Poll ${i + 1}`,
-        createdAt: new Date(Date.now() - (4 - i) * 60_000).toISOString(),
-        finished: true,
-      }))
-      .reverse();
-    const page = await openDevice(device);
-    await page.addInitScript((polls) => {
-      if (localStorage.getItem('logovote.createdPolls') === null) localStorage.setItem('logovote.createdPolls', polls);
-    }, JSON.stringify(remembered));
-    await visit(page, '/', '[data-remote="create"]');
-    const polls = page.getByTestId('your-polls');
-    await page.waitForSelector('[data-testid="your-poll"][data-state="success"]', { timeout: 15_000 });
-    await expect(polls.getByRole('heading', { level: 3 }).allInnerTexts()).resolves.toEqual(['Poll 4', 'Poll 3', 'Poll 2']);
-    // First on the page: the list starts within the first screen.
-    expect((await box(polls)).y).toBeLessThan(DEVICES[device].viewport.height / 2);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await shootScreen(page, `creator-flow-returning-${device}`);
-    await polls.getByRole('button', { name: 'Show all 4 polls' }).click();
-    await expect(polls.getByRole('heading', { level: 3 }).allInnerTexts()).resolves.toEqual(['Poll 4', 'Poll 3', 'Poll 2', 'Poll 1']);
-    await expectAccessible(page);
-  });
+  it.each(BOTH)(
+    'lists the newest three above the form and the rest on request, on a %s',
+    async (device) => {
+      const made = [];
+      for (let i = 0; i < 4; i += 1)
+        made.push(await createPoll({ logos: ['logo-ring.png', 'logo-wave.svg'], feedbackPrompt: `Poll ${i + 1}` }));
+      const remembered = made
+        .map((session, i) => ({
+          sessionId: session.sessionId,
+          votingUrl: session.votingUrl,
+          resultsUrl: session.resultsUrl,
+          question: `Poll ${i + 1}`,
+          createdAt: new Date(Date.now() - (4 - i) * 60_000).toISOString(),
+          finished: true,
+        }))
+        .reverse();
+      const page = await openDevice(device);
+      await page.addInitScript((polls) => {
+        if (localStorage.getItem('logovote.createdPolls') === null) localStorage.setItem('logovote.createdPolls', polls);
+      }, JSON.stringify(remembered));
+      await visit(page, '/', '[data-remote="create"]');
+      const polls = page.getByTestId('your-polls');
+      await page.waitForSelector('[data-testid="your-poll"][data-state="success"]', { timeout: 15_000 });
+      await expect(polls.getByRole('heading', { level: 3 }).allInnerTexts()).resolves.toEqual(['Poll 4', 'Poll 3', 'Poll 2']);
+      // First on the page: the list starts within the first screen.
+      expect((await box(polls)).y).toBeLessThan(DEVICES[device].viewport.height / 2);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shootScreen(page, `creator-flow-returning-${device}`);
+      await polls.getByRole('button', { name: 'Show all 4 polls' }).click();
+      await expect(polls.getByRole('heading', { level: 3 }).allInnerTexts()).resolves.toEqual(['Poll 4', 'Poll 3', 'Poll 2', 'Poll 1']);
+      await expectAccessible(page);
+    },
+    150_000,
+  );
 });
 
 describe("'Get Votes!' and the fields", () => {
@@ -243,9 +247,19 @@ describe("'Get Votes!' and the fields", () => {
       await expect(overlap(button, field)).resolves.toBe(false);
     }
     await shootScreen(page, `creator-flow-typing-question-from-top-${device}`);
-    // Typing the question, at the top of the page as at the bottom.
+
+    // The reported case: the question low on the screen, where the button floats over it; a click on its
+    // visible top, then typing.
     const question = page.getByLabel('Feedback question (optional)');
-    await question.fill('Which one would you put on the shop sign?');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await question.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - (window.innerHeight - 110)));
+    await expect(overlap(button, question)).resolves.toBe(true);
+    await shootScreen(page, `creator-flow-question-under-button-before-focus-${device}`);
+    const scrolled = await page.evaluate(() => window.scrollY);
+    await question.click({ position: { x: 12, y: 8 } });
+    await question.pressSequentially('Which one for the shop sign?');
+    // The page did not move: the button left the question's way.
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBe(scrolled);
     await expect(overlap(button, question)).resolves.toBe(false);
     await shootScreen(page, `creator-flow-typing-question-${device}`);
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));

@@ -246,6 +246,9 @@ export default function LandingPage(_props: LandingPageProps) {
               ref={getVotesButton}
               size="lg"
               onClick={() => void getVotes()}
+              // A press keeps the focus where it is: were it to leave a text field, the bar would float again (styles.css)
+              // and move the button away between the press and the release.
+              onMouseDown={(event) => event.preventDefault()}
               disabled={flow.isCreating}
               // With no logos the button is disabled for assistive technology and looks disabled, but stays
               // focusable and explains itself with the spec's 'No logos uploaded' toast when pressed.
