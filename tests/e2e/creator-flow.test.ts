@@ -258,8 +258,9 @@ describe("'Get Votes!' and the fields", () => {
     const scrolled = await page.evaluate(() => window.scrollY);
     await question.click({ position: { x: 12, y: 8 } });
     await question.pressSequentially('Which one for the shop sign?');
-    // The page did not move: the button left the question's way.
-    await expect(page.evaluate(() => window.scrollY)).resolves.toBe(scrolled);
+    // The page hardly moved (the caret may nudge it a few pixels): the button left the question's way, the
+    // question was not scrolled out from under it (that would take about 70 px).
+    expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(20);
     await expect(overlap(button, question)).resolves.toBe(false);
     await shootScreen(page, `creator-flow-typing-question-${device}`);
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
