@@ -95,7 +95,9 @@ function PlanStep({ flow }: { flow: CreationFlow }) {
           </label>
         ))}
       </fieldset>
-      {flow.session && <PollLinks votingUrl={flow.session.votingUrl} resultsUrl={flow.session.resultsUrl} />}
+      {flow.session && (
+        <PollLinks votingUrl={flow.session.votingUrl} resultsUrl={flow.session.resultsUrl} channels={flow.session.channels} />
+      )}
       <DialogFooter>
         <Button type="submit" disabled={flow.isSavingPlan}>
           {flow.isSavingPlan && <SpinnerIcon />}
@@ -155,7 +157,9 @@ function EmailStep({ flow }: { flow: CreationFlow }) {
           </p>
         )}
       </div>
-      {flow.session && <PollLinks votingUrl={flow.session.votingUrl} resultsUrl={flow.session.resultsUrl} />}
+      {flow.session && (
+        <PollLinks votingUrl={flow.session.votingUrl} resultsUrl={flow.session.resultsUrl} channels={flow.session.channels} />
+      )}
       <DialogFooter>
         <Button type="button" variant="outline" onClick={() => flow.session && goToPoll(flow.session.votingUrl)}>
           View Poll

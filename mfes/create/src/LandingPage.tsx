@@ -78,6 +78,7 @@ export default function LandingPage(_props: LandingPageProps) {
   const [unreadable, setUnreadable] = useState<string[]>([]);
   const flow = useCreationFlow();
   const getVotesButton = useRef<HTMLButtonElement>(null);
+  const creationForm = useRef<HTMLDivElement>(null);
   // The image checks of the picks (readable-images.ts) still running, and the logos they refused: 'Get Votes!'
   // waits for them, so a file the browser cannot draw is never sent.
   const imageChecks = useRef<Promise<void>>(Promise.resolve());
@@ -192,62 +193,73 @@ export default function LandingPage(_props: LandingPageProps) {
           </p>
         </header>
 
-        <Card>
-          <CardContent className="flex flex-col gap-6 pt-6">
-            {logos.length < MAX_LOGOS_PER_POLL && <UploadArea chosen={logos.length} onFiles={addFiles} />}
-            <UnreadableFiles names={unreadable} />
-            <LogoPreviews logos={logos} onRemove={removeLogo} onRename={renameLogo} disabled={flow.isCreating} />
-            {/* Before the question: from the question, Tab goes on to 'Get Votes!'. */}
-            <CheckboxOption
-              checked={shuffled}
-              onChange={setShuffled}
-              label="Show the logos in a different order to each voter"
-              hint="Each voter keeps an order of their own, so no logo wins just by being seen first."
-            />
-            <CheckboxOption
-              checked={sharedNetwork}
-              onChange={setSharedNetwork}
-              label="Most voters share one network (an office, a school, event Wi-Fi)"
-              hint="Many more people on one connection vote before their devices run a short check. Leave it off for public polls."
-            />
-            <ResultsVisibilityChoice value={resultsVisibility} onChange={setResultsVisibility} />
-            <ChannelsChoice value={channels} onChange={setChannels} disabled={flow.isCreating} />
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
-              <Textarea
-                id={feedbackId}
-                rows={3}
-                maxLength={MAX_FEEDBACK_PROMPT_LENGTH}
-                placeholder="What would you like voters to think about? e.g. Which logo feels most trustworthy?"
-                value={feedbackPrompt}
-                onChange={(event) => setFeedbackPrompt(event.target.value)}
-              />
-            </div>
-          </CardContent>
-        </Card>
-
-        {/* Sticky, not fixed: it floats over the form while there is more to scroll, yet never covers the footer. */}
-        <div className="pointer-events-none sticky bottom-0 z-40 flex justify-center p-4 sm:p-6">
-          <Button
-            ref={getVotesButton}
-            size="lg"
-            onClick={() => void getVotes()}
-            disabled={flow.isCreating}
-            // With no logos the button is disabled for assistive technology and looks disabled, but stays
-            // focusable and explains itself with the spec's 'No logos uploaded' toast when pressed.
-            aria-disabled={!hasLogos || flow.isCreating}
-            className="pointer-events-auto h-12 w-full rounded-full px-8 text-base shadow-lg aria-disabled:cursor-not-allowed aria-disabled:opacity-50 sm:w-auto"
-          >
-            {flow.isCreating && <SpinnerIcon />}
-            Get Votes!
-          </Button>
-        </div>
-
+        {/* A returning creator sees their polls first (docs/your-polls.md). */}
         {(madePolls || flow.session) && (
           <Suspense fallback={null}>
-            <YourPolls />
+            <YourPolls creationForm={creationForm} />
           </Suspense>
         )}
+
+        {/* The form and 'Get Votes!' share a box: the button floats over the form only, never over 'Your polls'. */}
+        <div className="flex flex-col gap-8">
+          <Card ref={creationForm} className="scroll-mt-4">
+            <CardContent className="flex flex-col gap-6 pt-6">
+              {logos.length < MAX_LOGOS_PER_POLL && <UploadArea chosen={logos.length} onFiles={addFiles} />}
+              <UnreadableFiles names={unreadable} />
+              <LogoPreviews logos={logos} onRemove={removeLogo} onRename={renameLogo} disabled={flow.isCreating} />
+              {/* Before the question: from the question, Tab goes on to 'Get Votes!'. */}
+              <CheckboxOption
+                checked={shuffled}
+                onChange={setShuffled}
+                label="Show the logos in a different order to each voter"
+                hint="Each voter keeps an order of their own, so no logo wins just by being seen first."
+              />
+              <CheckboxOption
+                checked={sharedNetwork}
+                onChange={setSharedNetwork}
+                label="Most voters share one network (an office, a school, event Wi-Fi)"
+                hint="Normally, once a few people have voted from the same network, each further voter's device spends a few seconds on a check that makes voting many times costly. With this on, dozens of people on one network vote without that wait. Leave it off for public polls."
+              />
+              <ResultsVisibilityChoice value={resultsVisibility} onChange={setResultsVisibility} />
+              <ChannelsChoice value={channels} onChange={setChannels} disabled={flow.isCreating} />
+              <div className="flex flex-col gap-2">
+                <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
+                <Textarea
+                  id={feedbackId}
+                  rows={3}
+                  maxLength={MAX_FEEDBACK_PROMPT_LENGTH}
+                  placeholder="What would you like voters to think about? e.g. Which logo feels most trustworthy?"
+                  value={feedbackPrompt}
+                  onChange={(event) => setFeedbackPrompt(event.target.value)}
+                />
+              </div>
+            </CardContent>
+          </Card>
+
+          {/*
+          Sticky, not fixed: it floats over the form while there is more to scroll, yet never covers the footer. While
+          a text field has the focus it stays in its place below the form (styles.css), so it never covers the field
+          being typed in.
+        */}
+          <div data-testid="get-votes-bar" className="pointer-events-none sticky bottom-0 z-40 flex justify-center p-4 sm:p-6">
+            <Button
+              ref={getVotesButton}
+              size="lg"
+              onClick={() => void getVotes()}
+              // A press keeps the focus where it is: were it to leave a text field, the bar would float again (styles.css)
+              // and move the button away between the press and the release.
+              onMouseDown={(event) => event.preventDefault()}
+              disabled={flow.isCreating}
+              // With no logos the button is disabled for assistive technology and looks disabled, but stays
+              // focusable and explains itself with the spec's 'No logos uploaded' toast when pressed.
+              aria-disabled={!hasLogos || flow.isCreating}
+              className="pointer-events-auto h-12 w-full rounded-full px-8 text-base shadow-lg aria-disabled:cursor-not-allowed aria-disabled:opacity-50 sm:w-auto"
+            >
+              {flow.isCreating && <SpinnerIcon />}
+              Get Votes!
+            </Button>
+          </div>
+        </div>
 
         {(flow.open || flow.session) && (
           <Suspense fallback={null}>

@@ -1,12 +1,27 @@
 import type { SessionView } from '@logovote/contracts';
-import { Badge, Button, Card, CopyIcon, copyLink, Link, LockIcon, LogoOnBackdrop, SpinnerIcon, toast, XIcon } from '@logovote/ui';
-import { api, changeVotingState, HttpError, storedCreatorToken, votingStateOf } from '@logovote/web-client';
+import {
+  Badge,
+  Button,
+  Card,
+  CopyIcon,
+  copyLink,
+  CopyLinkButtons,
+  Link,
+  LockIcon,
+  LogoOnBackdrop,
+  SpinnerIcon,
+  toast,
+  XIcon,
+} from '@logovote/ui';
+import { api, changeVotingState, channelVotingUrl, HttpError, storedCreatorToken, votingStateOf } from '@logovote/web-client';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore, type RefObject } from 'react';
 
 import { forgetPoll, rememberedPollsSnapshot, subscribeToRememberedPolls, type RememberedPoll } from './remembered-polls';
 
 const THUMBNAILS_SHOWN = 4;
+/** Above the creation form, the newest polls only: the form stays a short scroll away. */
+const POLLS_SHOWN_FIRST = 3;
 
 const votesText = (count: number) => `${count} ${count === 1 ? 'vote' : 'votes'}`;
 const createdText = (createdAt: string) => new Date(createdAt).toLocaleDateString(undefined, { dateStyle: 'medium' });
@@ -112,29 +127,55 @@ function YourPoll({ poll }: { poll: RememberedPoll }) {
             )}
           </div>
         )}
+        {!gone && (
+          <CopyLinkButtons
+            testId="your-poll-channels"
+            title="Channel links:"
+            what="Voting link"
+            links={(session.data?.channels ?? []).map((channel) => ({ ...channel, url: channelVotingUrl(poll.votingUrl, channel.id) }))}
+          />
+        )}
       </Card>
     </li>
   );
 }
 
 /**
- * 'Your polls' on the landing page (docs/your-polls.md): the polls this browser created, newest first.
- * Nothing is rendered while there are none.
+ * 'Your polls' on the landing page (docs/your-polls.md): the polls this browser created, newest first, above
+ * the creation form; the newest POLLS_SHOWN_FIRST until the creator asks for all. Nothing is rendered while
+ * there are none.
  */
-export default function YourPolls() {
+export default function YourPolls({ creationForm }: { creationForm: RefObject<HTMLElement | null> }) {
   const polls = useSyncExternalStore(subscribeToRememberedPolls, rememberedPollsSnapshot);
+  const [showAll, setShowAll] = useState(false);
   if (polls.length === 0) return null;
+  const shown = showAll ? polls : polls.slice(0, POLLS_SHOWN_FIRST);
+  const goToForm = () => {
+    const form = creationForm.current;
+    form?.scrollIntoView({ block: 'start' });
+    form?.querySelector<HTMLElement>('input, textarea, button')?.focus({ preventScroll: true });
+  };
   return (
     <section data-testid="your-polls" aria-labelledby="your-polls-title" className="flex flex-col gap-3">
-      <h2 id="your-polls-title" className="text-xl font-semibold tracking-tight">
-        Your polls
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+        <h2 id="your-polls-title" className="text-xl font-semibold tracking-tight">
+          Your polls
+        </h2>
+        <Button variant="link" className="h-auto px-0" onClick={goToForm}>
+          Make a new poll ↓
+        </Button>
+      </div>
       <p className="-mt-2 text-sm text-muted-foreground">Polls made in this browser. Only you see this list.</p>
       <ul className="flex flex-col gap-3">
-        {polls.map((poll) => (
+        {shown.map((poll) => (
           <YourPoll key={poll.sessionId} poll={poll} />
         ))}
       </ul>
+      {polls.length > shown.length && (
+        <Button variant="outline" className="self-center" onClick={() => setShowAll(true)}>
+          Show all {polls.length} polls
+        </Button>
+      )}
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { lazy, Suspense, useEffect, useId, useRef, useState, type RefObject } fr
 
 import { useBarHeight } from './clear-of-bar';
 import { ClosedVoting } from './ClosedVoting';
+import { CreatorNote } from './CreatorNote';
 import { HiddenPoll } from './HiddenPoll';
 import { LogoCarousel } from './LogoCarousel';
 import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
@@ -294,6 +295,7 @@ function VoteScreen({ sessionId }: VotePageProps) {
       data-phase={phase}
       className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6"
     >
+      {(phase === 'voting' || phase === 'confirmation') && session && <CreatorNote session={session} />}
       {phase === 'loading' && <LoadingVotingSession />}
       {phase === 'not-found' && <VotingSessionNotFound />}
       {phase === 'failed' && <VotingSessionUnavailable onRetry={voting.retry} />}

@@ -10,8 +10,6 @@ import { plainText } from './text';
 
 /** Beyond the spec: the multipart text field of POST /api/sessions that names a channel (repeated, one per channel). */
 export const CHANNELS_FIELD = 'channels';
-/** The voting link's query parameter that names the channel (its id, never its name). */
-export const VIA_PARAM = 'via';
 
 /** A channel's id: short, random, stable for the poll's life (base64url). */
 export const ChannelId = z.string().regex(/^[A-Za-z0-9_-]{1,16}$/, 'via must be a channel id of this poll');

@@ -17,6 +17,7 @@ export * from './reasons';
 export * from './ranking';
 export * from './closing';
 export * from './results-visibility';
+export * from './channel-link';
 export * from './channels';
 export * from './reports';
 export * from './refusals';

@@ -16,6 +16,7 @@ export { Tabs, TabsContent, TabsList, TabsTrigger } from './components/tabs';
 export { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger, TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from './components/tooltip';
 export { Toaster } from './components/toaster';
 export { copyLink } from './lib/copy-link';
+export { CopyLinkButtons, type NamedLink } from './components/copy-link-buttons';
 export { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './components/toast';
 export { toast, subscribeToToasts, TOAST_EVENT, type ToastEvent, type ToastOptions, type ToastVariant } from './lib/toast-events';
 export { AlertCircleIcon, Icon, ArrowLeftIcon, CheckIcon, CopyIcon, MailIcon, SpinnerIcon, UploadIcon, XIcon } from './components/icons';

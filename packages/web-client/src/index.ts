@@ -45,7 +45,7 @@ export {
   type CreatorTokenStorage,
 } from './closing';
 export { resultsVisibilityOf, type ResultsViewer } from './results-visibility';
-export { channelVotingUrl } from './channels';
+export { channelVotingUrl } from '@logovote/contracts/channel-link';
 export { takeFirstPaintVote } from './first-paint-vote';
 export { rememberSeenLogos, seenLogos, unseenLogoCount, unseenLogosText, type SeenLogosStorage } from './seen-logos';
 

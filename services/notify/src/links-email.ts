@@ -2,7 +2,8 @@ import { BACKDROP_COLOURS, type LogoBackdrop, type pollLinks } from '@logovote/c
 import escapeHtml from 'escape-html';
 import type { MailAttachment, OutgoingMail } from './mailer';
 
-export type PollLinks = ReturnType<typeof pollLinks>;
+/** The poll's links, and the voting link of each of its channels (docs/channels.md) in the order the creator named them. */
+export type EmailedLinks = ReturnType<typeof pollLinks> & { channelVotingUrls?: readonly string[] };
 
 /** A logo as the e-mail shows it: its name, and a small PNG on its backdrop (docs/logo-backdrops.md) when one could be made. */
 export interface EmailedLogo {
@@ -16,6 +17,15 @@ export interface EmailedPoll {
   question?: string;
   logos: EmailedLogo[];
 }
+
+/**
+ * Before the channels' links. The e-mail may go to any address, so it adds none of the creator's words beyond
+ * the question and logo names it always carried: channels are numbered, not named (docs/channels.md).
+ */
+const CHANNELS_TEXT = "Or share each channel's own voting link, to see how each audience votes (numbered in the order you named them):";
+
+/** A channel's link in the e-mail: by its number, never by the name the creator typed. */
+const channelLabel = (index: number) => `Channel ${index + 1}`;
 
 /** Before the private manage link (docs/closing.md), which only the creator's own request adds. */
 const MANAGE_TEXT = 'Close or reopen voting (keep this link private: it lets anyone who has it manage your poll):';
@@ -43,13 +53,15 @@ function subjectOf(poll: EmailedPoll): string {
 
 /**
  * The e-mail that gives the creator the links, as plain text and as HTML: the question, each logo by its
- * name with a small image, and the links. The images are inline attachments (Content-ID): mail
- * clients show those without loading anything remote, which many block, and most do not show data: URLs.
+ * name with a small image, and the links, each channel's voting link too. The images are inline attachments
+ * (Content-ID): mail clients show those without loading anything remote, which many block, and most do not
+ * show data: URLs.
  * The creator's words (question, names) are escaped and never linked; the send limits (send-limit.ts) bound
  * what a stranger could be sent.
  */
-export function linksEmail(to: string, links: PollLinks, poll: EmailedPoll, manageUrl?: string): OutgoingMail {
+export function linksEmail(to: string, links: EmailedLinks, poll: EmailedPoll, manageUrl?: string): OutgoingMail {
   const question = poll.question?.trim();
+  const channelUrls = links.channelVotingUrls ?? [];
   const attachments: MailAttachment[] = [];
   const logoCells = poll.logos.map((logo, index) => {
     let image = '';
@@ -76,6 +88,7 @@ export function linksEmail(to: string, links: PollLinks, poll: EmailedPoll, mana
     'Share this link so people can vote:',
     links.votingUrl,
     '',
+    ...(channelUrls.length > 0 ? [CHANNELS_TEXT, ...channelUrls.map((url, index) => `${channelLabel(index)}: ${url}`), ''] : []),
     'See the results at any time:',
     links.resultsUrl,
     '',
@@ -90,6 +103,9 @@ export function linksEmail(to: string, links: PollLinks, poll: EmailedPoll, mana
     ...(question ? [`<p style="font-size: 16px">Your question: <strong>&quot;${escapeHtml(question)}&quot;</strong></p>`] : []),
     `<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse: collapse"><tr>${logoCells.join('')}</tr></table>`,
     `<p>Share this link so people can vote:<br>${link(links.votingUrl)}</p>`,
+    ...(channelUrls.length > 0
+      ? [`<p>${escapeHtml(CHANNELS_TEXT)}${channelUrls.map((url, index) => `<br>${channelLabel(index)}: ${link(url)}`).join('')}</p>`]
+      : []),
     `<p>See the results at any time:<br>${link(links.resultsUrl)}</p>`,
     ...(manageUrl ? [`<p>${escapeHtml(MANAGE_TEXT)}<br>${link(manageUrl)}</p>`] : []),
     '<p style="color: #666; font-size: 13px">A poll and its data are deleted after 30 days without activity.</p>',

@@ -26,6 +26,26 @@ describe('the links e-mail', () => {
     }
   });
 
+  it("lists each channel's voting link by its number, never by the name the creator typed", () => {
+    const channelVotingUrls = [`${links.votingUrl}?via=abcdEFGH`, `${links.votingUrl}?via=ij-_KL12`];
+    const mail = linksEmail('c@example.com', { ...links, channelVotingUrls }, { logos });
+    expect(mail.text).toContain(
+      [
+        `Share this link so people can vote:\n${links.votingUrl}\n`,
+        "Or share each channel's own voting link, to see how each audience votes (numbered in the order you named them):",
+        `Channel 1: ${channelVotingUrls[0]}`,
+        `Channel 2: ${channelVotingUrls[1]}\n`,
+        `See the results at any time:\n${links.resultsUrl}`,
+      ].join('\n'),
+    );
+    expect(mail.html).toContain(
+      `<br>Channel 1: <a href="${channelVotingUrls[0]}">${channelVotingUrls[0]}</a><br>Channel 2: <a href="${channelVotingUrls[1]}">${channelVotingUrls[1]}</a></p>`,
+    );
+    // Without channels, nothing about them.
+    const plain = linksEmail('c@example.com', links, { logos });
+    expect(`${plain.text}${plain.html}`).not.toContain('Channel');
+  });
+
   it('names the poll in the subject: by its question, cut in an inbox-sized line, or by its logos', () => {
     expect(linksEmail('c@example.com', links, { logos, question: '  Which one\nfor the vans?  ' }).subject).toBe(
       'Your LogoVote poll is ready: "Which one for the vans?"',

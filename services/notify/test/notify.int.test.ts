@@ -109,6 +109,23 @@ it('e-mails the voting and results links, in text and HTML, and records the crea
   expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
 });
 
+it("adds each channel's voting link, numbered, without the channels' names", async () => {
+  const { sessionId } = await createPoll();
+  const channels = [
+    { id: 'nEwSlTr1', name: 'Newsletter <b>VIP</b>' },
+    { id: 'iNsTa-_2', name: 'Instagram' },
+  ];
+  await PollModel.updateOne({ _id: sessionId }, { $set: { channels } });
+  const address = newAddress();
+  await notify(sessionId, { email: address }).expect(200);
+
+  const caught = await mail.waitFor((message) => message.to.includes(address), { timeoutMs: 10_000 });
+  const votingUrl = `https://logovote.example/vote/${sessionId}`;
+  expect(caught.text).toContain(`Channel 1: ${votingUrl}?via=nEwSlTr1\nChannel 2: ${votingUrl}?via=iNsTa-_2\n`);
+  expect(caught.html).toContain(`Channel 2: <a href="${votingUrl}?via=iNsTa-_2">${votingUrl}?via=iNsTa-_2</a>`);
+  for (const name of ['Newsletter', 'Instagram', 'VIP']) expect(`${caught.subject}${caught.text}${caught.html}`).not.toContain(name);
+});
+
 it("carries the question, the logos' names and each logo small, as inline images", async () => {
   const fixtures = join(__dirname, '..', '..', '..', 'tests', 'fixtures');
   const files = [

@@ -4,6 +4,7 @@ import {
   CREATOR_TOKEN_REJECTED,
   NotifyRequest,
   SESSION_NOT_FOUND,
+  channelVotingUrl,
   manageLink,
   pollLinks,
   type NotifyResponse,
@@ -38,7 +39,7 @@ function emailLimitMessage({ limitedBy, limit }: EmailRefusal): string {
   }
 }
 
-/** POST /api/sessions/{sessionId}/notify: e-mails the creator the voting and results links. */
+/** POST /api/sessions/{sessionId}/notify: e-mails the creator the voting (and channels') and results links. */
 export function notifyRouter(options: NotifyRouteOptions): Router {
   const router = new Router();
   // Keyed hashes only: neither the client's address nor the recipient's is stored for the limits (SECURITY.md).
@@ -47,7 +48,7 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
 
   router.post('/api/sessions/:sessionId/notify', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { email } = parseJsonBody(ctx, NotifyRequest);
-    const poll = await findActivePoll(ctx.params.sessionId, ['_id', 'feedbackPrompt', 'logos']);
+    const poll = await findActivePoll(ctx.params.sessionId, ['_id', 'feedbackPrompt', 'logos', 'channels']);
     if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
     // The private manage link (docs/closing.md) goes only to whoever holds the poll's creator token.
     const creatorToken = ctx.get(CREATOR_TOKEN_HEADER) || undefined;
@@ -67,7 +68,9 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
       const manageUrl = creatorToken === undefined ? undefined : manageLink(options.publicOrigin, poll._id, creatorToken);
       const logos = await emailedLogos(options.store, poll.logos, options.logger);
       const content = { logos, ...(poll.feedbackPrompt ? { question: poll.feedbackPrompt } : {}) };
-      await options.mailer.send(linksEmail(email, pollLinks(options.publicOrigin, poll._id), content, manageUrl));
+      const links = pollLinks(options.publicOrigin, poll._id);
+      const channelVotingUrls = (poll.channels ?? []).map((channel) => channelVotingUrl(links.votingUrl, channel.id));
+      await options.mailer.send(linksEmail(email, { ...links, channelVotingUrls }, content, manageUrl));
     } catch (error: unknown) {
       // Only what says why: the SMTP error text may quote the address.
       const { code, responseCode, command } = error as { code?: unknown; responseCode?: unknown; command?: unknown };
