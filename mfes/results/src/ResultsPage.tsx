@@ -118,6 +118,7 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
           <SeeItSmall label={label} src={logoUrl(logo.filename)} backdrop={logo.backdrop} tabTitle={tabTitle} />
         </div>
         <ReasonList sessionId={sessionId} logoId={logo.id} label={label} />
+        <ReasonList sessionId={sessionId} logoId={logo.id} label={label} kind="notes" />
       </Card>
     </li>
   );

@@ -18,6 +18,7 @@ import { ClosedVoting } from './ClosedVoting';
 import { HiddenPoll } from './HiddenPoll';
 import { LogoCarousel } from './LogoCarousel';
 import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
+import { NoteBox } from './NoteBox';
 import { ReasonBox } from './ReasonBox';
 import { ReportPoll } from './ReportPoll';
 import { useSeenLogos } from './seen-logos';
@@ -159,6 +160,10 @@ function VotingView({ session, voting }: VotingViewProps) {
       </div>
       {voting.votedThisVisit && !voting.isSubmitting && voting.votedLogoId && (
         <ReasonBox key={voting.votedLogoId} sessionId={session.sessionId} />
+      )}
+      {/* A voter may say what it would change about any logo it sees, voted for or not (docs/reasons.md, "Notes"). */}
+      {voting.votedLogoId !== null && !voting.isSubmitting && current && (
+        <NoteBox key={current.id} sessionId={session.sessionId} logo={current} />
       )}
 
       {/* The bottom bar: at the bottom of the screen while the page scrolls, above the footer at its end. */}

@@ -5,7 +5,11 @@ import type {
   DeletedPoll,
   LogoOrder,
   ModerationResult,
+  MyNotes,
   MyVote,
+  NoteRequest,
+  NoteResponse,
+  NotesPage,
   NotifyRequest,
   NotifyResponse,
   PaymentPlan,
@@ -118,6 +122,7 @@ export const MESSAGES = {
   notifyFailed: 'Failed to send email',
   votingFailed: (status: number) => `Voting failed with status: ${status}`,
   reasonFailed: 'Your reason could not be sent. Please try again.',
+  noteFailed: 'Your note could not be sent. Please try again.',
   reportFailed: 'Your report could not be sent. Please try again.',
 } as const;
 
@@ -388,6 +393,42 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
 
     /**
+     * PUT /api/sessions/{id}/note (docs/reasons.md, "Notes"): the visitor's one-line note on one logo,
+     * 'What would you change?'. Answers the note as stored (profanity masked); a refusal throws an Error
+     * with the server's message.
+     */
+    async submitNote(sessionId: string, logoId: string, note: string, fingerprint: string): Promise<NoteResponse> {
+      const json: NoteRequest = { logoId, note };
+      try {
+        return await request<NoteResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/note`, {
+          method: 'PUT',
+          json,
+          headers: { [FINGERPRINT_HEADER]: fingerprint },
+        });
+      } catch (error) {
+        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.noteFailed, { cause: error });
+      }
+    },
+
+    /** DELETE /api/sessions/{id}/note?logoId=...: removes the visitor's note on that logo; a refusal throws with the server's message. */
+    async removeNote(sessionId: string, logoId: string, fingerprint: string): Promise<void> {
+      const query = new URLSearchParams({ logoId });
+      try {
+        await send(`/api/sessions/${encodeURIComponent(sessionId)}/note?${query.toString()}`, {
+          method: 'DELETE',
+          headers: { [FINGERPRINT_HEADER]: fingerprint },
+        });
+      } catch (error) {
+        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.noteFailed, { cause: error });
+      }
+    },
+
+    /** GET /api/sessions/{id}/my-notes: the visitor's notes in the poll, one per logo at most. */
+    getMyNotes(sessionId: string, fingerprint: string): Promise<MyNotes> {
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/my-notes`, { headers: { [FINGERPRINT_HEADER]: fingerprint } });
+    },
+
+    /**
      * POST /api/sessions/{id}/reports (docs/moderation.md): the visitor reports the poll. A
      * refusal (the rate limit's 429, a bad note) throws an Error with the server's message.
      */
@@ -403,6 +444,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getReasons(sessionId: string, logoId: string, cursor?: string): Promise<ReasonsPage> {
       const query = new URLSearchParams({ logoId, ...(cursor ? { cursor } : {}) });
       return request(`/api/sessions/${encodeURIComponent(sessionId)}/reasons?${query.toString()}`);
+    },
+
+    /** GET /api/sessions/{id}/notes: a logo's notes, newest first, a page at a time (as getReasons). */
+    getNotes(sessionId: string, logoId: string, cursor?: string): Promise<NotesPage> {
+      const query = new URLSearchParams({ logoId, ...(cursor ? { cursor } : {}) });
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/notes?${query.toString()}`);
     },
 
     /**
