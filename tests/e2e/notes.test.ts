@@ -121,6 +121,8 @@ describe('notes on any logo, with their channel', () => {
       await shoot(results, `notes-results-${viewport}`);
       await results.close();
     },
+    // A voter's whole visit, a second visit and the results, on a machine shared with other runs.
+    240_000,
   );
 
   it('exports the notes and every reason’s and note’s channel in the CSV', async () => {

@@ -117,8 +117,11 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
           <FavouriteChance verdict={verdict} position={position} />
           <SeeItSmall label={label} src={logoUrl(logo.filename)} backdrop={logo.backdrop} tabTitle={tabTitle} />
         </div>
-        <ReasonList sessionId={sessionId} logoId={logo.id} label={label} />
-        <ReasonList sessionId={sessionId} logoId={logo.id} label={label} kind="notes" />
+        {/* The reasons for picking the logo, then the notes on what voters would change: one row of the card. */}
+        <div className="flex flex-col gap-2">
+          <ReasonList sessionId={sessionId} logoId={logo.id} label={label} />
+          <ReasonList sessionId={sessionId} logoId={logo.id} label={label} kind="notes" />
+        </div>
       </Card>
     </li>
   );

@@ -1,9 +1,9 @@
 import type { Logo, MyNotes } from '@logovote/contracts';
-import { MAX_REASON_LENGTH, reasonLength } from '@logovote/contracts/limits';
-import { Button, cn, Input, Label, SpinnerIcon } from '@logovote/ui';
+import { Button, SpinnerIcon } from '@logovote/ui';
 import { api, getFingerprint } from '@logovote/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { OneLineForm } from './OneLineForm';
 
 /** The visitor's notes in a poll (GET my-notes), shared by the boxes of all its logos. */
 const myNotesKey = (sessionId: string) => ['vote', 'my-notes', sessionId];
@@ -17,7 +17,6 @@ type NoteBoxProps = { sessionId: string; logo: Pick<Logo, 'id' | 'name'> };
  * masks profanity and answers the note as stored, which is shown back.
  */
 export function NoteBox({ sessionId, logo }: NoteBoxProps) {
-  const inputId = useId();
   const queryClient = useQueryClient();
   const myNotes = useQuery({
     queryKey: myNotesKey(sessionId),
@@ -50,16 +49,6 @@ export function NoteBox({ sessionId, logo }: NoteBoxProps) {
       setEditing(false);
     },
   });
-  const length = reasonLength(note.trim());
-  const tooLong = length > MAX_REASON_LENGTH;
-  const unchanged = stored !== undefined && note.trim() === stored;
-  const refused = length === 0 || tooLong || unchanged || send.isPending;
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!refused) send.mutate(note);
-  };
-
   // The voter's note is known before the field shows, so a given note is never offered as a blank field.
   if (myNotes.isPending) return null;
   if (!editing && stored !== undefined) {
@@ -104,42 +93,22 @@ export function NoteBox({ sessionId, logo }: NoteBoxProps) {
     );
   }
   return (
-    <form data-testid="note-box" onSubmit={onSubmit} className="mx-auto flex w-full max-w-md flex-col gap-1.5">
-      <Label htmlFor={inputId} className="text-sm font-medium">
-        <span className="break-words">What would you change about {logo.name}?</span>{' '}
-        <span className="font-normal text-muted-foreground">(optional)</span>
-      </Label>
-      <div className="flex gap-2">
-        <Input
-          id={inputId}
-          data-testid="note-input"
-          value={note}
-          onChange={(event) => setNote(event.target.value.replace(/[\r\n]+/g, ' '))}
-          placeholder="One line, e.g. hard to read on light colours"
-          autoComplete="off"
-          enterKeyHint="send"
-          autoFocus={editing}
-          aria-invalid={tooLong}
-          aria-describedby={`${inputId}-count`}
-          className="flex-1"
-        />
-        <Button type="submit" variant="secondary" data-testid="note-send" aria-disabled={refused}>
-          {send.isPending && <SpinnerIcon />}
-          {stored === undefined ? 'Send' : 'Save'}
-        </Button>
-      </div>
-      <div className="flex justify-between gap-2 text-xs">
-        <span role="alert" data-testid="note-error" className="text-destructive">
-          {send.error?.message}
-        </span>
-        <span
-          id={`${inputId}-count`}
-          data-testid="note-count"
-          className={cn('shrink-0 text-muted-foreground tabular-nums', tooLong && 'text-destructive')}
-        >
-          {length}/{MAX_REASON_LENGTH}
-        </span>
-      </div>
-    </form>
+    <OneLineForm
+      name="note"
+      label={
+        <>
+          <span className="break-words">What would you change about {logo.name}?</span>{' '}
+          <span className="font-normal text-muted-foreground">(optional)</span>
+        </>
+      }
+      placeholder="One line, e.g. hard to read on light colours"
+      value={note}
+      onValueChange={setNote}
+      stored={stored}
+      pending={send.isPending}
+      error={send.error?.message}
+      autoFocus={editing}
+      onSend={(text) => send.mutate(text)}
+    />
   );
 }

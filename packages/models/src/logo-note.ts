@@ -1,7 +1,7 @@
 import { Schema, model } from 'mongoose';
 import { REASONS_PAGE_SIZE } from '@logovote/contracts';
-import { numberedLog, type LogEntry } from './store/numbered-log';
-import { EXPORT_CHUNK } from './vote-reason';
+import { indexNumberedSlots, numberedLog, type LogEntry } from './store/numbered-log';
+import { EXPORT_CHUNK, VOTER_WORDS_FIELDS } from './vote-reason';
 
 /**
  * Voters' notes on logos, 'What would you change?' (docs/reasons.md, "Notes"), written by the votes
@@ -16,24 +16,13 @@ import { EXPORT_CHUNK } from './vote-reason';
  */
 const logoNoteSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    pollId: { type: String, required: true },
-    logoId: { type: String, required: true },
-    seq: { type: Number, required: true, min: 0 },
-    page: { type: String, required: true },
-    chunk: { type: String, required: true },
+    ...VOTER_WORDS_FIELDS,
+    /** `<voteId>|<logoId>`: one note per voter and logo. */
     note: { type: String, required: true },
-    voteId: { type: String, required: true },
-    /** The note, profanity masked; absent once removed. */
-    text: { type: String },
-    /** The channel of the voter's seat (docs/channels.md), '' for the plain link. */
-    channel: { type: String },
-    at: { type: Date, required: true, default: () => new Date() },
   },
   { collection: 'logo_notes', versionKey: false },
 );
-logoNoteSchema.index({ page: 1 });
-logoNoteSchema.index({ chunk: 1 });
+indexNumberedSlots(logoNoteSchema);
 logoNoteSchema.index({ note: 1 }, { unique: true });
 logoNoteSchema.index({ voteId: 1 });
 logoNoteSchema.index({ pollId: 1 });

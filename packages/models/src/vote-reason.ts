@@ -1,6 +1,16 @@
 import { Schema, model } from 'mongoose';
 import { REASONS_PAGE_SIZE } from '@logovote/contracts';
-import { numberedLog, type LogEntry } from './store/numbered-log';
+import { NUMBERED_SLOT_FIELDS, indexNumberedSlots, numberedLog, type LogEntry } from './store/numbered-log';
+
+/** What a voter's words (a reason, a note) store beside the numbered slot: whose, on which logo, through which channel. */
+export const VOTER_WORDS_FIELDS = {
+  ...NUMBERED_SLOT_FIELDS,
+  pollId: { type: String, required: true },
+  logoId: { type: String, required: true },
+  voteId: { type: String, required: true },
+  /** The channel of the voter's seat (docs/channels.md), '' for the plain link. */
+  channel: { type: String },
+} as const;
 
 /**
  * Voters' one-line reasons for their votes (docs/reasons.md), written by the votes service.
@@ -15,25 +25,13 @@ import { numberedLog, type LogEntry } from './store/numbered-log';
  */
 const voteReasonSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    pollId: { type: String, required: true },
-    logoId: { type: String, required: true },
-    seq: { type: Number, required: true, min: 0 },
-    page: { type: String, required: true },
-    chunk: { type: String, required: true },
+    ...VOTER_WORDS_FIELDS,
     vote: { type: String, required: true },
-    voteId: { type: String, required: true },
     rev: { type: Number, required: true, min: 0 },
-    /** The reason, profanity masked; absent once dropped. */
-    text: { type: String },
-    /** The channel of the voter's seat (docs/channels.md), '' for the plain link. */
-    channel: { type: String },
-    at: { type: Date, required: true, default: () => new Date() },
   },
   { collection: 'vote_reasons', versionKey: false },
 );
-voteReasonSchema.index({ page: 1 });
-voteReasonSchema.index({ chunk: 1 });
+indexNumberedSlots(voteReasonSchema);
 voteReasonSchema.index({ vote: 1 }, { unique: true });
 voteReasonSchema.index({ voteId: 1 });
 voteReasonSchema.index({ pollId: 1 });

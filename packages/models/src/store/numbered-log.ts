@@ -29,6 +29,26 @@ export interface NumberedSlot {
   at: Date;
 }
 
+/**
+ * The schema fields of every numbered log's slot, for a collection's mongoose schema (which adds its own),
+ * and the indexes its reads need (`indexNumberedSlots`).
+ */
+export const NUMBERED_SLOT_FIELDS = {
+  _id: { type: String, required: true },
+  seq: { type: Number, required: true, min: 0 },
+  page: { type: String, required: true },
+  chunk: { type: String, required: true },
+  /** The entry; absent once removed. */
+  text: { type: String },
+  at: { type: Date, required: true, default: () => new Date() },
+} as const;
+
+/** The page and chunk indexes every read of a numbered log uses (equality lookups only). */
+export function indexNumberedSlots(schema: { index(fields: Record<string, 1>): unknown }): void {
+  schema.index({ page: 1 });
+  schema.index({ chunk: 1 });
+}
+
 /** An entry as a reader gets it: its number, its text, its date and the collection's own fields. */
 export type LogEntry<Extra> = { seq: number; text: string; at: Date } & Extra;
 
