@@ -148,7 +148,18 @@ describe('votes per channel', () => {
     });
 
     expect(await csvRows(session.sessionId)).toEqual([
-      ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name', 'Channel', 'Note', 'Note date'],
+      [
+        'Logo',
+        'Original file name',
+        'Votes',
+        'Percent of total votes',
+        'Reason',
+        'Reason date',
+        'Logo name',
+        'Channel',
+        'Note',
+        'Note date',
+      ],
       ['Logo A', 'monogram.svg', '3', '60', '', '', 'monogram', '', '', ''],
       ['Logo B', 'wordmark.png', '2', '40', '', '', 'wordmark', '', '', ''],
       // Per channel, ranked within it; each logo keeps its label from the whole poll.

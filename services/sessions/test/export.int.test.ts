@@ -134,7 +134,14 @@ describe('GET /api/sessions/{id}/results.csv', () => {
     expect(rows.slice(4, 6).every((row) => row[5] === '' && !Number.isNaN(Date.parse(row[9]!)))).toBe(true);
     // The channel rows follow, with no note.
     expect(rows.slice(6).every((row) => row[8] === '' && row[9] === '')).toBe(true);
-    expect(rows.slice(6).map((row) => row[7])).toEqual(['Newsletter', 'Newsletter', "'=Instagram", "'=Instagram", 'Other / direct link', 'Other / direct link']);
+    expect(rows.slice(6).map((row) => row[7])).toEqual([
+      'Newsletter',
+      'Newsletter',
+      "'=Instagram",
+      "'=Instagram",
+      'Other / direct link',
+      'Other / direct link',
+    ]);
   });
 
   it('answers a JSON 404 for a poll that does not exist or is being deleted', async () => {

@@ -1,13 +1,13 @@
 import type { Context } from 'koa';
 import Router from '@koa/router';
-import { NOTE_MESSAGES, NoteQuery, NoteRequest, ReasonsQuery, type MyNotes, type NoteResponse, type NotesPage } from '@logovote/contracts';
+import { NOTE_MESSAGES, NoteQuery, NoteRequest, type MyNotes, type NoteResponse, type NotesPage } from '@logovote/contracts';
 import { currentVote, notesOfVoter, putNote, readNotes, removeNote, seatChannel, signalReasonGiven } from '@logovote/models';
 import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
 import { requireFingerprint } from '../fingerprint';
 import { maskProfanity } from '../profanity';
 import { requestVoter } from '../voter';
 import { refuseVoteIfClosed } from '../voting-closed';
-import { readablePollOf, shownChannels } from './feedback';
+import { readWordsPage } from './feedback';
 import { MISSING_FINGERPRINT, findPoll } from './votes';
 
 export interface NotesRouteOptions {
@@ -72,20 +72,13 @@ export function notesRouter(options: NotesRouteOptions): Router {
     ctx.body = body;
   });
 
+  // Notes show opinions as reasons do: withheld with the counts (docs/results-visibility.md).
   router.get('/notes', async (ctx) => {
-    const query = parseInput(ReasonsQuery, ctx.query);
-    // Notes show opinions as reasons do: withheld with the counts (docs/results-visibility.md).
-    const poll = await readablePollOf(ctx, viewerOf, query.logoId);
-    const page = await readNotes(poll._id, query.logoId, query.cursor === undefined ? undefined : Number(query.cursor));
-    const body: NotesPage = {
-      notes: (await shownChannels(poll, page.notes)).map(({ entry, channel }) => ({
-        note: entry.text,
-        at: entry.at.toISOString(),
-        ...(channel === undefined ? {} : { channel }),
-      })),
-      next: page.next === null ? null : String(page.next),
-    };
-    ctx.set('Cache-Control', 'no-store');
+    const page = await readWordsPage(ctx, viewerOf, async (pollId, logoId, before) => {
+      const { notes, next } = await readNotes(pollId, logoId, before);
+      return { entries: notes, next };
+    });
+    const body: NotesPage = { notes: page.entries.map(({ text, ...rest }) => ({ note: text, ...rest })), next: page.next };
     ctx.body = body;
   });
 

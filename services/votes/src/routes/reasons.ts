@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { REASON_MESSAGES, ReasonRequest, ReasonsQuery, type ReasonResponse, type ReasonsPage } from '@logovote/contracts';
+import { REASON_MESSAGES, ReasonRequest, type ReasonResponse, type ReasonsPage } from '@logovote/contracts';
 import {
   currentVote,
   dropReasons,
@@ -10,12 +10,12 @@ import {
   signalReasonGiven,
   voteLedger,
 } from '@logovote/models';
-import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
+import { HttpError, jsonBody, parseJsonBody, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
 import { requireFingerprint } from '../fingerprint';
 import { maskProfanity } from '../profanity';
 import { requestVoter } from '../voter';
 import { refuseVoteIfClosed } from '../voting-closed';
-import { readablePollOf, shownChannels } from './feedback';
+import { readWordsPage } from './feedback';
 import { MISSING_FINGERPRINT, findPoll } from './votes';
 
 export interface ReasonsRouteOptions {
@@ -61,21 +61,13 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     ctx.body = body;
   });
 
+  // Reasons show preferences as counts do: withheld with them (docs/results-visibility.md).
   router.get('/reasons', async (ctx) => {
-    const query = parseInput(ReasonsQuery, ctx.query);
-    // Reasons show preferences as counts do: withheld with them (docs/results-visibility.md).
-    const poll = await readablePollOf(ctx, viewerOf, query.logoId);
-    const page = await readReasons(poll._id, query.logoId, query.cursor === undefined ? undefined : Number(query.cursor));
-    const body: ReasonsPage = {
-      reasons: (await shownChannels(poll, page.reasons)).map(({ entry, channel }) => ({
-        reason: entry.text,
-        at: entry.at.toISOString(),
-        ...(channel === undefined ? {} : { channel }),
-      })),
-      next: page.next === null ? null : String(page.next),
-    };
-    // New reasons arrive at any time: no cache keeps a page for the URL.
-    ctx.set('Cache-Control', 'no-store');
+    const page = await readWordsPage(ctx, viewerOf, async (pollId, logoId, before) => {
+      const { reasons, next } = await readReasons(pollId, logoId, before);
+      return { entries: reasons, next };
+    });
+    const body: ReasonsPage = { reasons: page.entries.map(({ text, ...rest }) => ({ reason: text, ...rest })), next: page.next };
     ctx.body = body;
   });
 
