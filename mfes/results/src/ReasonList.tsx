@@ -123,22 +123,22 @@ export function ReasonList({ sessionId, logoId, label, kind = 'reasons' }: Reaso
               data-testid={kind === 'reasons' ? 'reason' : 'note'}
               className={cn('break-words', !expanded && 'line-clamp-2')}
             >
-              <q>{reason.text}</q>{' '}
-              <time dateTime={reason.at} className="text-muted-foreground">
-                {shortDate(reason.at)}
-              </time>
+              {/* The channel first, so a preview cut to two lines still says where the words came from. */}
               {reason.channel !== undefined && (
                 <>
-                  {' '}
                   <span
                     data-testid="words-channel"
                     title={`Came through ${reason.channel}`}
                     className="rounded-sm bg-background px-1 py-px align-baseline text-[0.7rem] whitespace-nowrap text-muted-foreground ring-1 ring-border sm:text-xs"
                   >
                     {reason.channel}
-                  </span>
+                  </span>{' '}
                 </>
               )}
+              <q>{reason.text}</q>{' '}
+              <time dateTime={reason.at} className="text-muted-foreground">
+                {shortDate(reason.at)}
+              </time>
             </li>
           ))}
         </ul>
