@@ -60,9 +60,16 @@ function TrophyIcon(props: ComponentProps<'svg'>) {
   );
 }
 
-type ResultCardProps = { ranked: RankedLogo; position: number; verdict: Verdict; sessionId: string; tabTitle: string };
+type ResultCardProps = {
+  ranked: RankedLogo;
+  position: number;
+  verdict: Verdict;
+  sessionId: string;
+  tabTitle: string;
+  creatorToken: string | undefined;
+};
 
-function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCardProps) {
+function ResultCard({ ranked, position, verdict, sessionId, tabTitle, creatorToken }: ResultCardProps) {
   const { logo, label, percent, isWinner } = ranked;
   return (
     // A card's five parts share rows with its neighbour's (subgrid), so a wrapping badge or a longer name moves
@@ -117,7 +124,11 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle }: ResultCa
           <FavouriteChance verdict={verdict} position={position} />
           <SeeItSmall label={label} src={logoUrl(logo.filename)} backdrop={logo.backdrop} tabTitle={tabTitle} />
         </div>
-        <ReasonList sessionId={sessionId} logoId={logo.id} label={label} />
+        {/* The reasons for picking the logo, then the notes on what voters would change: one row of the card. */}
+        <div className="flex flex-col gap-2">
+          <ReasonList sessionId={sessionId} logoId={logo.id} label={label} creatorToken={creatorToken} />
+          <ReasonList sessionId={sessionId} logoId={logo.id} label={label} kind="notes" creatorToken={creatorToken} />
+        </div>
       </Card>
     </li>
   );
@@ -167,6 +178,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
             verdict={verdict}
             sessionId={session.sessionId}
             tabTitle={prompt || 'LogoVote'}
+            creatorToken={creatorToken}
           />
         ))}
       </ul>

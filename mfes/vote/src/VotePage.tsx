@@ -21,6 +21,7 @@ import { CreatorNote } from './CreatorNote';
 import { HiddenPoll } from './HiddenPoll';
 import { LogoCarousel } from './LogoCarousel';
 import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
+import { NoteBox } from './NoteBox';
 import { ReasonBox } from './ReasonBox';
 import { ReportPoll } from './ReportPoll';
 import { resultsPathAfterVote } from './results-access';
@@ -165,6 +166,10 @@ function VotingView({ session, voting }: VotingViewProps) {
       </div>
       {voting.votedThisVisit && !voting.isSubmitting && voting.votedLogoId && (
         <ReasonBox key={voting.votedLogoId} sessionId={session.sessionId} />
+      )}
+      {/* A voter may say what it would change about any logo it sees, voted for or not (docs/reasons.md, "Notes"). */}
+      {voting.votedLogoId !== null && !voting.isSubmitting && current && (
+        <NoteBox key={current.id} sessionId={session.sessionId} logo={current} />
       )}
 
       {/* The bottom bar: at the bottom of the screen while the page scrolls, above the footer at its end. */}

@@ -8,6 +8,8 @@ export * from './vote';
 export * from './vote-ledger';
 export * from './channel-ledger';
 export * from './vote-reason';
+export * from './logo-note';
+export * from './store/numbered-log';
 export * from './voter-cookie';
 export * from './poll-list';
 export * from './poll-contact';

@@ -1,7 +1,9 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { DIRECT_LINK_GROUP } from '@logovote/contracts';
 import { deletingPollIds } from './poll';
 import { VoterCookieModel } from './voter-cookie';
 import { deleteReasons, hasReasons } from './vote-reason';
+import { deleteNotes, hasNotes } from './logo-note';
 import { deleteReports, hasReports } from './poll-report';
 import { voteLedger } from './vote-ledger';
 import { deleteChannelTallies, hasChannelTallies } from './channel-ledger';
@@ -73,6 +75,31 @@ export async function seatsOfAddress(pollId: string, ipHash: string): Promise<nu
   return seats.map((seat) => seat.ipSlot);
 }
 
+/** The channel of a voter's seat (docs/channels.md): '' for the plain link or a voter without a seat (one key lookup). */
+export async function seatChannel(id: string): Promise<string> {
+  const seat = await VoterSeatModel.findById(id, { channel: 1 }).lean();
+  return seat?.channel ?? '';
+}
+
+/**
+ * The group a voter's words (a reason, a note) came from, in a poll with `channels`: the name of the
+ * channel stored with them, else (stored before they kept it) of the voter's seat, looked up once per
+ * voter; 'Other / direct link' for the plain link (docs/channels.md).
+ */
+export function channelNamer(channels: readonly { id: string; name: string }[]) {
+  const names = new Map(channels.map((channel) => [channel.id, channel.name]));
+  const seats = new Map<string, Promise<string>>();
+  return async (entry: { voteId: string; channel?: string | undefined }): Promise<string> => {
+    let channel = entry.channel;
+    if (typeof channel !== 'string') {
+      const seat = seats.get(entry.voteId) ?? seatChannel(entry.voteId);
+      seats.set(entry.voteId, seat);
+      channel = await seat;
+    }
+    return names.get(channel) ?? DIRECT_LINK_GROUP;
+  };
+}
+
 /** A voter's vote: its newest revision and logo (rev 0, null: none), and whether the voter holds a seat. */
 export interface CurrentVote {
   rev: number;
@@ -129,7 +156,7 @@ export async function insertFirstVotes(votes: FirstVote[], options: { folded?: b
 }
 
 /**
- * The votes service's part of deleting polls: removes the seats, ledger, tallies, reasons and reports of
+ * The votes service's part of deleting polls: removes the seats, ledger, tallies, reasons, notes and reports of
  * every poll the sessions service marked 'deleting' (it removes the poll itself once nothing of it is left
  * here). Resolves with the seats removed.
  */
@@ -141,6 +168,7 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
     await voteLedger.deleteTally(pollId);
     await deleteChannelTallies(pollId);
     await deleteReasons(pollId);
+    await deleteNotes(pollId);
     await deleteReports(pollId);
   }
   return removed;
@@ -154,6 +182,7 @@ export async function hasVoteData(pollId: string): Promise<boolean> {
     (await voteLedger.hasTally(pollId)) ||
     (await hasChannelTallies(pollId)) ||
     (await hasReasons(pollId)) ||
+    (await hasNotes(pollId)) ||
     (await hasReports(pollId))
   );
 }

@@ -6,7 +6,11 @@ import type {
   DeletedPoll,
   LogoOrder,
   ModerationResult,
+  MyNotes,
   MyVote,
+  NoteRequest,
+  NoteResponse,
+  NotesPage,
   NotifyRequest,
   NotifyResponse,
   PaymentPlan,
@@ -122,6 +126,7 @@ export const MESSAGES = {
   notifyFailed: 'Failed to send email',
   votingFailed: (status: number) => `Voting failed with status: ${status}`,
   reasonFailed: 'Your reason could not be sent. Please try again.',
+  noteFailed: 'Your note could not be sent. Please try again.',
   reportFailed: 'Your report could not be sent. Please try again.',
 } as const;
 
@@ -173,6 +178,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const text = await response.text();
     if (!response.ok) throw new HttpError(response.status, response.statusText, text);
     return { status: response.status, text, headers: response.headers };
+  }
+
+  /** The options of a read that the creator's token may show more of (docs/results-visibility.md). */
+  function creatorHeaders(creatorToken: string | undefined): RequestOptions {
+    return creatorToken ? { headers: { [CREATOR_TOKEN_HEADER]: creatorToken } } : {};
   }
 
   /** A call whose OK answer is JSON (or empty). */
@@ -392,6 +402,42 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
 
     /**
+     * PUT /api/sessions/{id}/note (docs/reasons.md, "Notes"): the visitor's one-line note on one logo,
+     * 'What would you change?'. Answers the note as stored (profanity masked); a refusal throws an Error
+     * with the server's message.
+     */
+    async submitNote(sessionId: string, logoId: string, note: string, fingerprint: string): Promise<NoteResponse> {
+      const json: NoteRequest = { logoId, note };
+      try {
+        return await request<NoteResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/note`, {
+          method: 'PUT',
+          json,
+          headers: { [FINGERPRINT_HEADER]: fingerprint },
+        });
+      } catch (error) {
+        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.noteFailed, { cause: error });
+      }
+    },
+
+    /** DELETE /api/sessions/{id}/note?logoId=...: removes the visitor's note on that logo; a refusal throws with the server's message. */
+    async removeNote(sessionId: string, logoId: string, fingerprint: string): Promise<void> {
+      const query = new URLSearchParams({ logoId });
+      try {
+        await send(`/api/sessions/${encodeURIComponent(sessionId)}/note?${query.toString()}`, {
+          method: 'DELETE',
+          headers: { [FINGERPRINT_HEADER]: fingerprint },
+        });
+      } catch (error) {
+        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.noteFailed, { cause: error });
+      }
+    },
+
+    /** GET /api/sessions/{id}/my-notes: the visitor's notes in the poll, one per logo at most. */
+    getMyNotes(sessionId: string, fingerprint: string): Promise<MyNotes> {
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/my-notes`, { headers: { [FINGERPRINT_HEADER]: fingerprint } });
+    },
+
+    /**
      * POST /api/sessions/{id}/reports (docs/moderation.md): the visitor reports the poll. A
      * refusal (the rate limit's 429, a bad note) throws an Error with the server's message.
      */
@@ -403,10 +449,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     },
 
-    /** GET /api/sessions/{id}/reasons: a logo's reasons, newest first, a page at a time (`next`: the following page's cursor). */
-    getReasons(sessionId: string, logoId: string, cursor?: string): Promise<ReasonsPage> {
+    /**
+     * GET /api/sessions/{id}/reasons: a logo's reasons, newest first, a page at a time (`next`: the following page's
+     * cursor); with the creator token, each with its voter's channel.
+     */
+    getReasons(sessionId: string, logoId: string, cursor?: string, creatorToken?: string): Promise<ReasonsPage> {
       const query = new URLSearchParams({ logoId, ...(cursor ? { cursor } : {}) });
-      return request(`/api/sessions/${encodeURIComponent(sessionId)}/reasons?${query.toString()}`);
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/reasons?${query.toString()}`, creatorHeaders(creatorToken));
+    },
+
+    /** GET /api/sessions/{id}/notes: a logo's notes, newest first, a page at a time (as getReasons). */
+    getNotes(sessionId: string, logoId: string, cursor?: string, creatorToken?: string): Promise<NotesPage> {
+      const query = new URLSearchParams({ logoId, ...(cursor ? { cursor } : {}) });
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/notes?${query.toString()}`, creatorHeaders(creatorToken));
     },
 
     /**

@@ -156,22 +156,43 @@ describe('votes per channel', () => {
     });
 
     expect(await csvRows(session)).toEqual([
-      ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name', 'Channel'],
-      ['Logo A', 'monogram.svg', '3', '60', '', '', 'monogram', ''],
-      ['Logo B', 'wordmark.png', '2', '40', '', '', 'wordmark', ''],
+      [
+        'Logo',
+        'Original file name',
+        'Votes',
+        'Percent of total votes',
+        'Reason',
+        'Reason date',
+        'Logo name',
+        'Channel',
+        'Note',
+        'Note date',
+      ],
+      ['Logo A', 'monogram.svg', '3', '60', '', '', 'monogram', '', '', ''],
+      ['Logo B', 'wordmark.png', '2', '40', '', '', 'wordmark', '', '', ''],
       // Per channel, ranked within it; each logo keeps its label from the whole poll.
-      ['Logo B', 'wordmark.png', '2', '67', '', '', 'wordmark', 'Newsletter'],
-      ['Logo A', 'monogram.svg', '1', '33', '', '', 'monogram', 'Newsletter'],
-      ['Logo A', 'monogram.svg', '1', '100', '', '', 'monogram', 'Instagram'],
-      ['Logo B', 'wordmark.png', '0', '0', '', '', 'wordmark', 'Instagram'],
-      ['Logo A', 'monogram.svg', '1', '100', '', '', 'monogram', 'Other / direct link'],
-      ['Logo B', 'wordmark.png', '0', '0', '', '', 'wordmark', 'Other / direct link'],
+      ['Logo B', 'wordmark.png', '2', '67', '', '', 'wordmark', 'Newsletter', '', ''],
+      ['Logo A', 'monogram.svg', '1', '33', '', '', 'monogram', 'Newsletter', '', ''],
+      ['Logo A', 'monogram.svg', '1', '100', '', '', 'monogram', 'Instagram', '', ''],
+      ['Logo B', 'wordmark.png', '0', '0', '', '', 'wordmark', 'Instagram', '', ''],
+      ['Logo A', 'monogram.svg', '1', '100', '', '', 'monogram', 'Other / direct link', '', ''],
+      ['Logo B', 'wordmark.png', '0', '0', '', '', 'wordmark', 'Other / direct link', '', ''],
     ]);
   });
 
-  it('keeps the seven columns of a poll without channels', async () => {
+  it('keeps the seven columns of a poll without channels, then the notes', async () => {
     const session = await created([]);
-    expect((await csvRows(session))[0]).toHaveLength(7);
+    expect((await csvRows(session))[0]).toEqual([
+      'Logo',
+      'Original file name',
+      'Votes',
+      'Percent of total votes',
+      'Reason',
+      'Reason date',
+      'Logo name',
+      'Note',
+      'Note date',
+    ]);
     expect(ChannelResults.parse((await channelResults(session.sessionId, asCreator(session))).body)).toEqual({
       channels: [],
       direct: { logos: session.logos.map((logo) => ({ logoId: logo.id, votes: 0 })), totalVotes: 0 },

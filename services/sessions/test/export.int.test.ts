@@ -1,13 +1,13 @@
 import request from 'supertest';
 import { CREATOR_ONLY, CREATOR_TOKEN_HEADER } from '@logovote/contracts';
 import { parse } from 'csv-parse/sync';
-import { PollModel, VoteReasonModel, insertReason, insertReasonsInBulk, reasonVoteKey } from '@logovote/models';
+import { PollModel, VoteReasonModel, insertNotesInBulk, insertReason, insertReasonsInBulk, reasonVoteKey } from '@logovote/models';
 import { createPoll } from '../../../tests/support/integration';
 import { insertVotes, sessionsTestbed } from './support';
 
 const bed = sessionsTestbed('export');
 
-const HEADER = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name'];
+const HEADER = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name', 'Note', 'Note date'];
 
 /** The creator's download (the export is the creator's only: docs/results-visibility.md). */
 async function download(sessionId: string, creatorToken: string) {
@@ -110,6 +110,51 @@ describe('GET /api/sessions/{id}/results.csv', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: CREATOR_ONLY.export });
     }
+  });
+
+  it("exports the notes after the reasons, and in a poll with channels each reason's and note's channel", async () => {
+    const { sessionId, logoIds, creatorToken } = await createPoll({ logos: 2 });
+    await PollModel.updateOne(
+      { _id: sessionId },
+      {
+        $set: {
+          channels: [
+            { id: 'newslttr', name: 'Newsletter' },
+            { id: 'instagrm', name: '=Instagram' },
+          ],
+        },
+      },
+    );
+    await insertVotes(sessionId, [logoIds[0]!]);
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'r1', rev: 1, text: 'Warm', channel: 'newslttr' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'r2', rev: 1, text: 'Simple', channel: '' });
+    await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[1]!, voteId: 'n1', text: 'Invisible on white', channel: 'instagrm' }]);
+    await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[0]!, voteId: 'n1', text: '-Too busy', channel: 'newslttr' }]);
+
+    const [header, ...rows] = rowsOf((await download(sessionId, creatorToken)).bytes);
+    expect(header).toEqual([...HEADER.slice(0, 7), 'Channel', 'Note', 'Note date']);
+    const withoutDates = rows.map((row) => [...row.slice(0, 5), row[7], row[8]]);
+    expect(withoutDates.slice(0, 6)).toEqual([
+      ['Logo A', 'logo-0.png', '1', '100', '', '', ''],
+      ['Logo B', 'logo-1.png', '0', '0', '', '', ''],
+      // Reasons, then notes, per logo in the page's order, each with its voter's channel (names neutralised too).
+      ['Logo A', 'logo-0.png', '', '', 'Simple', 'Other / direct link', ''],
+      ['Logo A', 'logo-0.png', '', '', 'Warm', 'Newsletter', ''],
+      ['Logo A', 'logo-0.png', '', '', '', 'Newsletter', "'-Too busy"],
+      ['Logo B', 'logo-1.png', '', '', '', "'=Instagram", 'Invisible on white'],
+    ]);
+    expect(rows.slice(2, 4).every((row) => !Number.isNaN(Date.parse(row[5]!)) && row[9] === '')).toBe(true);
+    expect(rows.slice(4, 6).every((row) => row[5] === '' && !Number.isNaN(Date.parse(row[9]!)))).toBe(true);
+    // The channel rows follow, with no note.
+    expect(rows.slice(6).every((row) => row[8] === '' && row[9] === '')).toBe(true);
+    expect(rows.slice(6).map((row) => row[7])).toEqual([
+      'Newsletter',
+      'Newsletter',
+      "'=Instagram",
+      "'=Instagram",
+      'Other / direct link',
+      'Other / direct link',
+    ]);
   });
 
   it('answers a JSON 404 for a poll that does not exist or is being deleted', async () => {

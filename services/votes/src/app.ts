@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { proofOfWork } from './proof-of-work';
 import { analyticsRouter } from './routes/analytics';
 import { fingerprintTestRouter } from './routes/fingerprint-test';
+import { notesRouter } from './routes/notes';
 import { reasonsRouter } from './routes/reasons';
 import { reportsRouter } from './routes/reports';
 import { votesRouter, type AddressPolicies } from './routes/votes';
@@ -45,8 +46,8 @@ export function addressPolicies(config: VotesDeps['config']): AddressPolicies {
 }
 
 /**
- * Votes: casting and changing a vote (with step-up proof of work), my-vote status, voters' reasons, voters'
- * reports of polls, the fingerprint test tool, and the analytics collector.
+ * Votes: casting and changing a vote (with step-up proof of work), my-vote status, voters' reasons and notes,
+ * voters' reports of polls, the fingerprint test tool, and the analytics collector.
  */
 export function buildApp({ logger, config }: VotesDeps): Koa {
   return createServiceApp({
@@ -61,6 +62,7 @@ export function buildApp({ logger, config }: VotesDeps): Koa {
         logger,
       }),
       reasonsRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, logger }),
+      notesRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, logger }),
       reportsRouter({
         csrfSecret: config.CSRF_SECRET,
         ipHashSalt: config.IP_HASH_SALT,

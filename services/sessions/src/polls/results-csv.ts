@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { stringify } from 'csv-stringify';
 import { DIRECT_LINK_GROUP, rankGroup, rankLogos, resultsCsvFileName } from '@logovote/contracts';
-import { allReasons, voteLedger, type Poll } from '@logovote/models';
+import { allNotes, allReasons, channelNamer, voteLedger, type Poll } from '@logovote/models';
 import type { Logger } from '@logovote/service-kit';
 import { channelResults } from './channel-counts';
 import { logosWithCounts, totalVotes } from './vote-counts';
@@ -13,13 +13,14 @@ import { logosWithCounts, totalVotes } from './vote-counts';
  */
 const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name'];
 /**
- * A poll with channels (docs/channels.md) has one more column, last: empty on the rows above (all voters),
- * the channel's name on its rows, which follow them: one per logo and channel, then the plain link's.
+ * A poll with channels (docs/channels.md) has one more column after those: empty on the logo rows (all
+ * voters), the channel's name on its rows, which follow the reasons and notes: one per logo and channel, then
+ * the plain link's; and on each reason's and note's row the channel its voter came through.
  */
 const CHANNEL_COLUMN = 'Channel';
-type Row =
-  | [string, string, number | '', number | '', string, string, string]
-  | [string, string, number | '', number | '', string, string, string, string];
+/** Last, so the columns before them keep their places: a note's row fills the logo's columns and these two. */
+const NOTE_COLUMNS = ['Note', 'Note date'];
+type Cell = string | number;
 
 /**
  * A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such text
@@ -32,18 +33,32 @@ const neutralizeFormula = (text: string): string => (FORMULA_START.test(text) ? 
  * Answers `ctx` with the poll's results as CSV, streamed (docs/export.md): one row per logo in the page's
  * order, labels and rounded percentages as the page shows them (the ranking is the page's own code, from
  * @logovote/contracts, over the upload order, so ties read the same in every export), then every kept
- * reason, per logo, newest first, then the channels' rows. The creator's download and the admin's.
+ * reason, per logo, newest first, then every note likewise, then the channels' rows. The creator's download and the admin's.
  */
 export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Poll, '_id' | 'logos' | 'channels'>): Promise<void> {
   const counts = await voteLedger.readCounts(poll._id);
   const logos = logosWithCounts(poll.logos, counts);
   const ranked = rankLogos(logos, totalVotes(logos));
   const byChannel = poll.channels?.length ? await channelResults(poll, counts) : undefined;
-  const channelCell: [] | [string] = byChannel ? [''] : [];
+  const channelOf = channelNamer(byChannel ? (poll.channels ?? []) : []);
+  /** The channel cell of a row: none without channels. */
+  const channelCell = async (entry?: { voteId: string; channel?: string | undefined }): Promise<Cell[]> =>
+    byChannel ? [entry ? neutralizeFormula(await channelOf(entry)) : ''] : [];
+  const noNote = ['', ''];
 
-  async function* rows(): AsyncGenerator<Row> {
+  async function* rows(): AsyncGenerator<Cell[]> {
     for (const { logo, label, percent } of ranked) {
-      yield [label, neutralizeFormula(logo.originalName), logo.voteCount, percent, '', '', neutralizeFormula(logo.name), ...channelCell];
+      yield [
+        label,
+        neutralizeFormula(logo.originalName),
+        logo.voteCount,
+        percent,
+        '',
+        '',
+        neutralizeFormula(logo.name),
+        ...(await channelCell()),
+        ...noNote,
+      ];
     }
     for (const { logo, label } of ranked) {
       for await (const reason of allReasons(poll._id, logo.id)) {
@@ -56,7 +71,24 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
           text,
           reason.at.toISOString(),
           neutralizeFormula(logo.name),
-          ...channelCell,
+          ...(await channelCell(reason)),
+          ...noNote,
+        ];
+      }
+    }
+    for (const { logo, label } of ranked) {
+      for await (const note of allNotes(poll._id, logo.id)) {
+        yield [
+          label,
+          neutralizeFormula(logo.originalName),
+          '',
+          '',
+          '',
+          '',
+          neutralizeFormula(logo.name),
+          ...(await channelCell(note)),
+          neutralizeFormula(note.text),
+          note.at.toISOString(),
         ];
       }
     }
@@ -76,6 +108,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
           '',
           neutralizeFormula(logo.name),
           name,
+          ...noNote,
         ];
       }
     }
@@ -84,7 +117,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
   const csv = stringify({
     bom: true,
     header: true,
-    columns: byChannel ? [...COLUMNS, CHANNEL_COLUMN] : COLUMNS,
+    columns: [...COLUMNS, ...(byChannel ? [CHANNEL_COLUMN] : []), ...NOTE_COLUMNS],
     record_delimiter: 'windows',
   });
   const source = Readable.from(rows());

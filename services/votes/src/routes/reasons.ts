@@ -1,30 +1,21 @@
 import Router from '@koa/router';
+import { REASON_MESSAGES, ReasonRequest, type ReasonResponse, type ReasonsPage } from '@logovote/contracts';
 import {
-  REASON_MESSAGES,
-  RESULTS_WITHHELD,
-  SESSION_NOT_FOUND,
-  ReasonRequest,
-  ReasonsQuery,
-  type ReasonResponse,
-  type ReasonsPage,
-} from '@logovote/contracts';
-import {
-  RESULTS_RULE_FIELDS,
   currentVote,
   dropReasons,
-  findActivePoll,
   insertReason,
   readReasons,
   replaceReason,
+  seatChannel,
   signalReasonGiven,
-  resultsWithheldFrom,
   voteLedger,
 } from '@logovote/models';
-import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
+import { HttpError, jsonBody, parseJsonBody, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
 import { requireFingerprint } from '../fingerprint';
 import { maskProfanity } from '../profanity';
 import { requestVoter } from '../voter';
 import { refuseVoteIfClosed } from '../voting-closed';
+import { readWordsPage } from './feedback';
 import { MISSING_FINGERPRINT, findPoll } from './votes';
 
 export interface ReasonsRouteOptions {
@@ -51,7 +42,9 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     const logoId = vote.logoId;
     if (logoId === null || !poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(409, REASON_MESSAGES.noVote);
     const text = maskProfanity(reason);
-    const stored = await insertReason({ pollId: poll._id, logoId, voteId, rev: vote.rev, text });
+    // The reason carries the channel its voter came through (docs/channels.md), so the results tell audiences apart.
+    const channel = await seatChannel(voteId);
+    const stored = await insertReason({ pollId: poll._id, logoId, voteId, rev: vote.rev, text, channel });
     // A second reason for the same vote is an edit of the first (docs/reasons.md).
     if (stored === 'exists') await replaceReason(voteId, vote.rev, text);
     if (stored === 'busy') throw new HttpError(503, 'Many reasons are being sent right now. Please try again.');
@@ -68,21 +61,13 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     ctx.body = body;
   });
 
+  // Reasons show preferences as counts do: withheld with them (docs/results-visibility.md).
   router.get('/reasons', async (ctx) => {
-    const query = parseInput(ReasonsQuery, ctx.query);
-    const poll = await findActivePoll(ctx.params.sessionId, ['logos', ...RESULTS_RULE_FIELDS]);
-    if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
-    // Reasons show preferences as counts do: withheld with them (docs/results-visibility.md).
-    const withheld = await resultsWithheldFrom(poll, viewerOf(ctx, poll._id));
-    if (withheld) throw new HttpError(403, RESULTS_WITHHELD[withheld]);
-    if (!poll.logos.some((logo) => logo.id === query.logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
-    const page = await readReasons(poll._id, query.logoId, query.cursor === undefined ? undefined : Number(query.cursor));
-    const body: ReasonsPage = {
-      reasons: page.reasons.map((reason) => ({ reason: reason.text, at: reason.at.toISOString() })),
-      next: page.next === null ? null : String(page.next),
-    };
-    // New reasons arrive at any time: no cache keeps a page for the URL.
-    ctx.set('Cache-Control', 'no-store');
+    const page = await readWordsPage(ctx, viewerOf, async (pollId, logoId, before) => {
+      const { reasons, next } = await readReasons(pollId, logoId, before);
+      return { entries: reasons, next };
+    });
+    const body: ReasonsPage = { reasons: page.entries.map(({ text, ...rest }) => ({ reason: text, ...rest })), next: page.next };
     ctx.body = body;
   });
 
