@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { POLL_HIDDEN, type AdminPoll, type CreatedSession, type ReportedPoll, type SessionView } from '@logovote/contracts';
+import { POLL_HIDDEN, type AdminPoll, type CreatedSessionWithCreatorToken, type ReportedPoll, type SessionView } from '@logovote/contracts';
 import { adminAuthorization } from '../support/admin';
 import { openEventStream, type EventStream } from '../support/event-stream';
 import { testStack } from '../support/stack-env';
@@ -109,7 +109,7 @@ async function pollPage(path: string): Promise<Answer> {
 }
 
 /** Every public read of the poll that carries its content, answered now. */
-async function publicReads(poll: CreatedSession) {
+async function publicReads(poll: CreatedSessionWithCreatorToken) {
   const logos = await Promise.all(
     poll.logos.flatMap((logo) => [
       get(`/api/logos/${logo.filename}`),
@@ -118,7 +118,8 @@ async function publicReads(poll: CreatedSession) {
   );
   const [view, csv, preview] = await Promise.all([
     get(`/api/sessions/${poll.sessionId}`),
-    get(`/api/sessions/${poll.sessionId}/results.csv`),
+    // The export is the creator's (docs/results-visibility.md): hidden, even the creator is refused it.
+    get(`/api/sessions/${poll.sessionId}/results.csv`, { 'X-Creator-Token': poll.creatorToken }),
     get(`/api/sessions/${poll.sessionId}/preview.png`),
   ]);
   // After the others: the gateway waits only briefly for the page's poll subrequest (PAGE_PART_TIMEOUT).
@@ -226,7 +227,10 @@ describe('a poll hidden by reports from 3 addresses', () => {
     await reportFrom(REPORTERS[1]!.slice(0, 2), poll.sessionId);
     await reportFrom(REPORTERS[1]!.slice(2), poll.sessionId);
     expect(await endsBeforeHeartbeat(restored.live)).toBe(true);
-    expectHiddenRefusal(await get(`/api/sessions/${poll.sessionId}/results.csv`), 'results.csv, round 1');
+    expectHiddenRefusal(
+      await get(`/api/sessions/${poll.sessionId}/results.csv`, { 'X-Creator-Token': poll.creatorToken }),
+      'results.csv, round 1',
+    );
 
     expect((await asAdmin('DELETE', `/api/admin/polls/${poll.sessionId}`)).status).toBe(200);
   });

@@ -187,6 +187,8 @@ describe('GET /api/admin/polls/{pollId}/results.csv', () => {
       'Reason date',
       'Logo name',
       'Channel',
+      'Note',
+      'Note date',
     ]);
     expect(rows[1]!.slice(0, 4)).toEqual(['Logo A', 'Croissant blanc.png', '1', '100']);
     expect((await request(bed.server).get('/api/admin/polls/AAAAAAAAAAAAAAAA/results.csv')).status).toBe(404);

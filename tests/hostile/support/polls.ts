@@ -1,16 +1,16 @@
 /** Polls and anti-forgery tokens made through the gateway, as a browser gets them. */
-import type { CreatedSession, SessionView } from '@logovote/contracts';
+import type { CreatedSessionWithCreatorToken, SessionView } from '@logovote/contracts';
 import { call, multipart, type Target } from './http';
 
 /** Creates a poll of the given images through the gateway (201 expected). */
-export async function createPollVia(target: Target, images: Buffer[], feedbackPrompt?: string): Promise<CreatedSession> {
+export async function createPollVia(target: Target, images: Buffer[], feedbackPrompt?: string): Promise<CreatedSessionWithCreatorToken> {
   const { body, contentType } = multipart([
     ...(feedbackPrompt ? [{ name: 'feedbackPrompt', data: feedbackPrompt }] : []),
     ...images.map((data, index) => ({ name: 'logos', filename: `logo-${index}.png`, type: 'image/png', data })),
   ]);
   const answer = await call(target, { method: 'POST', path: '/api/sessions', headers: { 'Content-Type': contentType }, body });
   if (answer.status !== 201) throw new Error(`poll creation answered ${answer.status}: ${answer.body}`);
-  return JSON.parse(answer.body) as CreatedSession;
+  return JSON.parse(answer.body) as CreatedSessionWithCreatorToken;
 }
 
 /** The `lv_csrf=...` pair of a Set-Cookie header. */
