@@ -108,6 +108,8 @@ async function main(): Promise<void> {
         ],
         ['a word no poll has', () => searchPolls('uniqx', SEARCH)],
         ['a word in every poll (`logo`: the first 1 000 entries)', () => searchPolls('logo', SEARCH)],
+        ['a word in every poll and a question word', () => searchPolls(`logo ${word(pick(Math.floor(size / 2), 5_000))}`, SEARCH)],
+        ['two words in every poll (`which logo`)', () => searchPolls('which logo', SEARCH)],
       ];
       for (const [name, run] of cases) {
         const found = (await run()) as { pollIds?: string[] } | null;

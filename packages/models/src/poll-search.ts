@@ -77,32 +77,47 @@ export async function unindexPollForSearch(pollId: string): Promise<void> {
 
 /**
  * The ids of polls found by every word of `query` (each word as a prefix), newest first, at most `limit`,
- * and whether more match. The longest word is read first (the fewest entries, usually), at most
- * `candidates` entries of it; each other word then keeps those of its own entries among them.
+ * and whether more match. Every word's entries are read at once, by equality, each at most `candidates`;
+ * the word with the fewest is the base, and each other word read whole filters it in memory. A word with
+ * more than `candidates` entries (a word in most polls) is checked by key instead, newest candidate first,
+ * a batch at a time, until `limit` and one more are found: so a search costs one capped read per word and
+ * about `limit` key lookups, whatever the number of polls.
  */
 export async function searchPolls(
   query: string,
   options: { limit: number; candidates: number },
 ): Promise<{ pollIds: string[]; more: boolean }> {
-  const words = [...new Set(searchWords(query))].sort((a, b) => b.length - a.length);
-  const [first, ...others] = words;
-  if (first === undefined) return { pollIds: [], more: false };
-  const read = await PollSearchTermModel.find({ term: first }, { pollId: 1, at: 1 })
-    .limit(options.candidates + 1)
-    .lean();
-  let found = read.slice(0, options.candidates);
-  for (const word of others) {
-    if (found.length === 0) break;
-    const ids = new Set(
-      (await Promise.all(found.map((entry) => PollSearchTermModel.exists({ _id: `${word}|${entry.pollId}` })))).flatMap((hit, index) =>
-        hit ? [found[index]!.pollId] : [],
+  const words = [...new Set(searchWords(query))];
+  if (words.length === 0) return { pollIds: [], more: false };
+  const reads = await Promise.all(
+    words.map(async (word) => {
+      const entries = await PollSearchTermModel.find({ term: word }, { pollId: 1, at: 1 })
+        .limit(options.candidates + 1)
+        .lean();
+      return { word, entries: entries.slice(0, options.candidates), whole: entries.length <= options.candidates };
+    }),
+  );
+  reads.sort((a, b) => a.entries.length - b.entries.length);
+  const [base, ...others] = reads as [(typeof reads)[0], ...typeof reads];
+  let candidates = base.entries;
+  for (const other of others.filter((read) => read.whole)) {
+    const ids = new Set(other.entries.map((entry) => entry.pollId));
+    candidates = candidates.filter((entry) => ids.has(entry.pollId));
+  }
+  candidates.sort((a, b) => b.at - a.at);
+  const checkedByKey = others.filter((read) => !read.whole).map((read) => read.word);
+  const found: typeof candidates = [];
+  for (let next = 0; next < candidates.length && found.length <= options.limit; next += options.limit + 1) {
+    const batch = candidates.slice(next, next + options.limit + 1);
+    const hits = await Promise.all(
+      batch.map(async (entry) =>
+        (await Promise.all(checkedByKey.map((word) => PollSearchTermModel.exists({ _id: `${word}|${entry.pollId}` })))).every(Boolean),
       ),
     );
-    found = found.filter((entry) => ids.has(entry.pollId));
+    found.push(...batch.filter((_, index) => hits[index]));
   }
-  found.sort((a, b) => b.at - a.at);
   return {
     pollIds: found.slice(0, options.limit).map((entry) => entry.pollId),
-    more: found.length > options.limit || read.length > options.candidates,
+    more: found.length > options.limit || !base.whole,
   };
 }
