@@ -7,17 +7,29 @@
  *
  *   npm run bench:admin-search                     # 100 000 polls
  *   LOGOVOTE_BENCH_SEARCH_POLLS=20000 npm run bench:admin-search
+ *   LOGOVOTE_BENCH_SEARCH_REUSE=1 npm run bench:admin-search   # the last run's polls again: the largest size only
  */
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort, postgresUrl, repoRoot, startFerretDB, startPostgres, stopAll } from '@logovote/devstack';
 import { ADMIN_SEARCH_LIMIT } from '@logovote/contracts';
-import { PollModel, PollSearchTermModel, activePoll, searchEntriesOf, searchPolls } from '@logovote/models';
+import {
+  LivePollListModel,
+  PollListModel,
+  PollModel,
+  PollSearchTermModel,
+  activePoll,
+  listEntriesOf,
+  searchEntriesOf,
+  searchPolls,
+} from '@logovote/models';
 import mongoose from 'mongoose';
 
 const TOTAL = Number(process.env.LOGOVOTE_BENCH_SEARCH_POLLS ?? 100_000);
-const CHECKPOINTS = [1_000, 10_000, 100_000].filter((size) => size < TOTAL).concat(TOTAL);
+/** Writing 100 000 polls takes many minutes: a rerun after a change to the search can measure the same ones. */
+const REUSE = process.env.LOGOVOTE_BENCH_SEARCH_REUSE === '1';
+const CHECKPOINTS = REUSE ? [TOTAL] : [1_000, 10_000, 100_000].filter((size) => size < TOTAL).concat(TOTAL);
 const ROUNDS = 50;
 const BATCH = 500;
 /** As the admin route reads them. */
@@ -68,9 +80,16 @@ async function timed(what: () => Promise<unknown>): Promise<{ p50: number; p95: 
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
+/** The admin list's entries of polls number `from` to `from + count - 1` (list numbers from 1), in bulk. */
+async function listInBulk(from: number, count: number): Promise<void> {
+  const lists = Array.from({ length: count }, (_, i) => listEntriesOf(from + i + 1, pollNumber(from + i)._id));
+  await PollListModel.collection.insertMany(lists.map((list) => list.taken) as never[], { ordered: false });
+  await LivePollListModel.collection.insertMany(lists.map((list) => list.live) as never[], { ordered: false });
+}
+
 async function main(): Promise<void> {
   const runDir = join(repoRoot, '.run', 'bench-admin-search');
-  rmSync(runDir, { recursive: true, force: true });
+  if (!REUSE) rmSync(runDir, { recursive: true, force: true });
   const pgPort = await findFreePort();
   const ferretPort = await findFreePort();
   await startPostgres({ port: pgPort, dataDir: join(runDir, 'postgres'), logDir: runDir });
@@ -82,10 +101,13 @@ async function main(): Promise<void> {
   });
   await mongoose.connect(`${uri}logovote-bench`);
   try {
-    await Promise.all([PollModel.init(), PollSearchTermModel.init()]);
+    await Promise.all([PollModel.init(), PollSearchTermModel.init(), PollListModel.init(), LivePollListModel.init()]);
     const rows: string[] = [];
-    let written = 0;
-    let entries = 0;
+    let written = REUSE ? await PollModel.estimatedDocumentCount() : 0;
+    let entries = REUSE ? await PollSearchTermModel.estimatedDocumentCount() : 0;
+    // A reused run from before the admin list was written here: its polls listed once.
+    if (REUSE && (await PollListModel.exists({ _id: written })) === null)
+      for (let from = 0; from < written; from += BATCH) await listInBulk(from, Math.min(BATCH, written - from));
     const seedStart = performance.now();
     for (const size of CHECKPOINTS) {
       while (written < size) {
@@ -93,6 +115,7 @@ async function main(): Promise<void> {
         const terms = polls.flatMap((poll) => searchEntriesOf(poll));
         await PollModel.collection.insertMany(polls as never[], { ordered: false });
         await PollSearchTermModel.collection.insertMany(terms as never[], { ordered: false });
+        await listInBulk(written, polls.length);
         written += polls.length;
         entries += terms.length;
         if (written % 10_000 === 0)

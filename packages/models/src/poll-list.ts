@@ -67,9 +67,9 @@ const liveEntry = (seq: number, pollId: string) => ({
   volume: Math.floor(seq / GROUPS[0].size),
 });
 
-/** Enters a listed number in the live list (repeatable). */
-async function enterLive(seq: number, pollId: string): Promise<void> {
-  await claimOnce(LivePollListModel, liveEntry(seq, pollId));
+/** The documents of list number `seq` taken by `pollId`: its `poll_list` entry and its live entry. */
+export function listEntriesOf(seq: number, pollId: string) {
+  return { taken: { _id: seq, page: pageOf(seq), pollId, at: new Date() }, live: liveEntry(seq, pollId) };
 }
 
 /** The number of listed polls: one member per poll, counted while its value is LISTED (the sessions service folds it). */
@@ -110,10 +110,11 @@ export async function listPoll(pollId: string): Promise<void> {
     await pollCount.append({ tally: ALL_POLLS, member: pollId, rev: counted.rev + 1, from: counted.value, to: LISTED });
   for (;;) {
     const seq = await firstFreeNumber();
-    const claimed = await claimOnce(PollListModel, { _id: seq, page: pageOf(seq), pollId });
+    const entries = listEntriesOf(seq, pollId);
+    const claimed = await claimOnce(PollListModel, entries.taken);
     knownTaken = Math.max(knownTaken, seq);
     if (claimed) {
-      await enterLive(seq, pollId);
+      await claimOnce(LivePollListModel, entries.live);
       return;
     }
   }

@@ -1,5 +1,6 @@
 import { Schema, model } from 'mongoose';
-import { claimAll } from './store/claim-once';
+import { listedPolls } from './poll-list';
+import { claimAll, claimOnce } from './store/claim-once';
 
 /**
  * The admin's search of polls by the words of their question and their logos' names (docs/admin.md,
@@ -28,6 +29,19 @@ const searchTermSchema = new Schema(
 searchTermSchema.index({ term: 1 });
 searchTermSchema.index({ pollId: 1 });
 export const PollSearchTermModel = model('PollSearchTerm', searchTermSchema);
+
+/**
+ * Terms found to have more than a search's cap of entries. FerretDB hands PostgreSQL a filter but not the
+ * limit, so reading such a term sends every one of its entries (all the polls' at 100 000 polls): a search
+ * reads a term by equality only while it is not marked here, and checks a marked one by key instead. A
+ * claim: the first search that finds a term over the cap marks it, once and for good (a term only grows
+ * with the polls; after mass deletions a marked term is merely checked the slower way).
+ */
+const commonTermSchema = new Schema(
+  { _id: { type: String, required: true } },
+  { collection: 'poll_search_common_terms', versionKey: false },
+);
+const CommonSearchTermModel = model('CommonSearchTerm', commonTermSchema);
 
 /** The words of `text` as a search sees them: lower case, without accents, split at anything that is not a letter or a digit. */
 export function searchWords(text: string): string[] {
@@ -75,13 +89,16 @@ export async function unindexPollForSearch(pollId: string): Promise<void> {
   await PollSearchTermModel.deleteMany({ pollId });
 }
 
+/** The newest polls a search of common words alone looks through at most. */
+export const SEARCH_NEWEST_SCANNED = 500;
+
 /**
  * The ids of polls found by every word of `query` (each word as a prefix), newest first, at most `limit`,
- * and whether more match. Every word's entries are read at once, by equality, each at most `candidates`;
- * the word with the fewest is the base, and each other word read whole filters it in memory. A word with
- * more than `candidates` entries (a word in most polls) is checked by key instead, newest candidate first,
- * a batch at a time, until `limit` and one more are found: so a search costs one capped read per word and
- * about `limit` key lookups, whatever the number of polls.
+ * and whether more match. Each word not marked common is read by equality, at most `candidates` entries
+ * (a word over that is marked common); the word read whole with the fewest entries is the base, the other
+ * whole words filter it in memory, and common words are checked by key, newest candidate first, a batch at
+ * a time, until `limit` and one more are found. A search of common words alone goes through the newest
+ * polls (at most SEARCH_NEWEST_SCANNED) and matches their own words. So no read grows with the polls stored.
  */
 export async function searchPolls(
   query: string,
@@ -89,35 +106,54 @@ export async function searchPolls(
 ): Promise<{ pollIds: string[]; more: boolean }> {
   const words = [...new Set(searchWords(query))];
   if (words.length === 0) return { pollIds: [], more: false };
+  const marked = await Promise.all(words.map((word) => CommonSearchTermModel.exists({ _id: word })));
   const reads = await Promise.all(
-    words.map(async (word) => {
+    words.map(async (word, index) => {
+      if (marked[index]) return { word, entries: [], whole: false };
       const entries = await PollSearchTermModel.find({ term: word }, { pollId: 1, at: 1 })
         .limit(options.candidates + 1)
         .lean();
-      return { word, entries: entries.slice(0, options.candidates), whole: entries.length <= options.candidates };
+      const whole = entries.length <= options.candidates;
+      if (!whole) await claimOnce(CommonSearchTermModel, { _id: word });
+      return { word, entries, whole };
     }),
   );
-  reads.sort((a, b) => a.entries.length - b.entries.length);
-  const [base, ...others] = reads as [(typeof reads)[0], ...typeof reads];
+  const wholeReads = reads.filter((read) => read.whole).sort((a, b) => a.entries.length - b.entries.length);
+  const common = reads.filter((read) => !read.whole).map((read) => read.word);
+  const [base, ...others] = wholeReads;
+  if (base === undefined) return searchNewestPolls(common, options.limit);
   let candidates = base.entries;
-  for (const other of others.filter((read) => read.whole)) {
+  for (const other of others) {
     const ids = new Set(other.entries.map((entry) => entry.pollId));
     candidates = candidates.filter((entry) => ids.has(entry.pollId));
   }
   candidates.sort((a, b) => b.at - a.at);
-  const checkedByKey = others.filter((read) => !read.whole).map((read) => read.word);
   const found: typeof candidates = [];
   for (let next = 0; next < candidates.length && found.length <= options.limit; next += options.limit + 1) {
     const batch = candidates.slice(next, next + options.limit + 1);
     const hits = await Promise.all(
       batch.map(async (entry) =>
-        (await Promise.all(checkedByKey.map((word) => PollSearchTermModel.exists({ _id: `${word}|${entry.pollId}` })))).every(Boolean),
+        (await Promise.all(common.map((word) => PollSearchTermModel.exists({ _id: `${word}|${entry.pollId}` })))).every(Boolean),
       ),
     );
     found.push(...batch.filter((_, index) => hits[index]));
   }
-  return {
-    pollIds: found.slice(0, options.limit).map((entry) => entry.pollId),
-    more: found.length > options.limit || !base.whole,
-  };
+  return { pollIds: found.slice(0, options.limit).map((entry) => entry.pollId), more: found.length > options.limit };
+}
+
+/** The newest polls (of at most SEARCH_NEWEST_SCANNED) that have every word, matched on their own texts. */
+async function searchNewestPolls(words: string[], limit: number): Promise<{ pollIds: string[]; more: boolean }> {
+  const pollIds: string[] = [];
+  let before: number | undefined;
+  for (let scanned = 0; pollIds.length <= limit && scanned < SEARCH_NEWEST_SCANNED;) {
+    const page = await listedPolls({ before, limit: limit + 1 });
+    for (const poll of page.polls) {
+      const terms = searchTermsOf(textsOf(poll));
+      if (words.every((word) => terms.has(word))) pollIds.push(poll._id);
+    }
+    scanned += page.polls.length;
+    if (page.next === undefined) return { pollIds: pollIds.slice(0, limit), more: pollIds.length > limit };
+    before = page.next;
+  }
+  return { pollIds: pollIds.slice(0, limit), more: true };
 }
