@@ -5,7 +5,7 @@
  * with the gateway's rendered configuration in conf.d and the snippets it includes beside the main configuration.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readComposeConfig } from '../../scripts/deploy/engine';
@@ -56,20 +56,6 @@ describe("the gateway's main configuration", () => {
       key: 'nginx.conf',
       path: 'nginx.conf',
     });
-  });
-
-  it('has snippets nothing needs to render: plain .conf files without placeholders', () => {
-    // The image renders only *.template files, into conf.d; the snippets are read as they are in the templates folder.
-    const dir = join(repoRoot, 'gateway', 'templates', 'snippets');
-    const snippets = readdirSync(dir);
-    expect(snippets.length).toBeGreaterThan(0);
-    for (const name of snippets) {
-      expect(name).toMatch(/^[a-z-]+\.conf$/);
-      expect({ name, placeholders: readFileSync(join(dir, name), 'utf8').match(/\$\{[A-Z0-9_]+\}/g) }).toEqual({
-        name,
-        placeholders: null,
-      });
-    }
   });
 
   it('is accepted by nginx with the rendered gateway configuration and the snippets of the mounted templates folder', () => {
