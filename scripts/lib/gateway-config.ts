@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@logovote/devstack';
 
-export const gatewayTemplatePath = join(repoRoot, 'gateway', 'templates', 'default.conf.template');
+const gatewayTemplatesDir = join(repoRoot, 'gateway', 'templates');
+export const gatewayTemplatePath = join(gatewayTemplatesDir, 'default.conf.template');
 
 /**
  * Fills `${NAME}` placeholders the way the nginx image's envsubst step does in production, but
@@ -41,4 +42,13 @@ export function gatewayLimits(env: NodeJS.ProcessEnv): Record<keyof typeof GATEW
 /** The gateway's server block: every placeholder from `values`, the limits it leaves out at their defaults. */
 export function renderGatewayServerConfig(values: Record<string, string>): string {
   return renderTemplate(readFileSync(gatewayTemplatePath, 'utf8'), { ...GATEWAY_LIMIT_DEFAULTS, ...values });
+}
+
+/**
+ * Puts the gateway's snippets (gateway/templates/snippets) into `confDir/snippets`, where `confDir` holds the main
+ * nginx configuration: the server block includes them by a path relative to that folder, as in production, where
+ * nginx.conf and snippets/ are both in /etc/nginx/templates.
+ */
+export function copyGatewaySnippets(confDir: string): void {
+  cpSync(join(gatewayTemplatesDir, 'snippets'), join(confDir, 'snippets'), { recursive: true });
 }

@@ -16,7 +16,7 @@ import {
   waitForHttp,
   type ManagedProcess,
 } from '@logovote/devstack';
-import { gatewayLimits, renderGatewayServerConfig } from './gateway-config';
+import { copyGatewaySnippets, gatewayLimits, renderGatewayServerConfig } from './gateway-config';
 import { htpasswdLine, loadOrCreateSecrets, type StackSecrets } from './secrets';
 
 export const SERVICES = ['sessions', 'votes', 'media', 'notify'] as const;
@@ -313,6 +313,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       });
       const confPath = join(gatewayDir, 'nginx.conf');
       writeFileSync(confPath, renderNginxConf(gatewayDir, serverConfig));
+      copyGatewaySnippets(gatewayDir);
       const { proc } = await startNginx({
         prefixDir: gatewayDir,
         confPath,

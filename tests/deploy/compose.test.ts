@@ -10,7 +10,17 @@ import { dirname, join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { readComposeConfig, type ComposeService } from '../../scripts/deploy/engine';
 import { renderTemplate } from '../../scripts/lib/gateway-config';
-import { REMOTES, SERVICES, WORKSPACES, composeVariables, gatewayPlaceholders, nginxCheck, packageVersion, repoRoot } from './support';
+import {
+  REMOTES,
+  SERVICES,
+  WORKSPACES,
+  composeVariables,
+  gatewayPlaceholders,
+  gatewaySnippets,
+  nginxCheck,
+  packageVersion,
+  repoRoot,
+} from './support';
 
 const envExampleFile = join(repoRoot, '.env.example');
 const compose = readComposeConfig(envExampleFile, { standIns: false });
@@ -130,7 +140,8 @@ describe('docker-compose.yml', () => {
     const environment = environmentOf(gateway);
     expect(gatewayPlaceholders().filter((name) => !(name in environment))).toEqual([]);
     const rendered = renderTemplate(readFileSync(join(repoRoot, 'gateway', 'templates', 'default.conf.template'), 'utf8'), environment);
-    const check = nginxCheck([rendered]);
+    // The snippets the server block includes come with the mounted folder, beside the main nginx.conf.
+    const check = nginxCheck([rendered], gatewaySnippets());
     expect(check.output).toContain('syntax is ok');
     expect(check.ok).toBe(true);
     const upstreams: Record<string, string> = {

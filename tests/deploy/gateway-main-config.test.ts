@@ -2,10 +2,10 @@
  * The gateway's main nginx configuration in production (gateway/templates/nginx.conf): compose and the Helm
  * chart start the official image's nginx with it instead of the image's own, whose 1 024 connections per worker
  * cannot hold the live results' 1 000 streams (two connections each, docs/live-results.md); nginx accepts it
- * with the gateway's rendered configuration in conf.d.
+ * with the gateway's rendered configuration in conf.d and the snippets it includes beside the main configuration.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readComposeConfig } from '../../scripts/deploy/engine';
@@ -58,10 +58,12 @@ describe("the gateway's main configuration", () => {
     });
   });
 
-  it('is accepted by nginx with the rendered gateway configuration', () => {
+  it('is accepted by nginx with the rendered gateway configuration and the snippets of the mounted templates folder', () => {
     const prefix = mkdtempSync(join(tmpdir(), 'logovote-nginx-main-'));
     try {
       for (const dir of ['conf.d', 'tmp', 'logs']) mkdirSync(join(prefix, dir));
+      // The mounted folder as the image sees it in /etc/nginx/templates: nginx.conf with snippets/ beside it.
+      cpSync(join(repoRoot, 'gateway', 'templates'), join(prefix, 'templates'), { recursive: true });
       const environment = Object.fromEntries(
         Object.entries(compose.services.gateway!.environment ?? {}).map(([name, value]) => [name, String(value)]),
       );
@@ -76,8 +78,8 @@ describe("the gateway's main configuration", () => {
         .replaceAll('/tmp/', `${prefix}/tmp/`)
         .replace('/etc/nginx/conf.d/', `${prefix}/conf.d/`)
         .replace('/var/log/nginx/error.log', `${prefix}/logs/error.log`);
-      writeFileSync(join(prefix, 'nginx.conf'), main);
-      const result = spawnSync(tool('nginx'), ['-p', `${prefix}/`, '-c', join(prefix, 'nginx.conf'), '-e', 'stderr', '-t'], {
+      writeFileSync(join(prefix, 'templates', 'nginx.conf'), main);
+      const result = spawnSync(tool('nginx'), ['-p', `${prefix}/`, '-c', join(prefix, 'templates', 'nginx.conf'), '-e', 'stderr', '-t'], {
         encoding: 'utf8',
       });
       const output = `${result.stdout}${result.stderr}`;

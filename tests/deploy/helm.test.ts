@@ -17,6 +17,7 @@ import {
   WORKSPACES,
   chartDir,
   gatewayPlaceholders,
+  gatewaySnippets,
   helmTemplate,
   inspectServices,
   loopbackDefaults,
@@ -45,7 +46,13 @@ interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
 }
 type Deployment = Manifest & {
-  spec: { replicas?: number; template: { metadata: { labels: Record<string, string> }; spec: { containers: Container[] } } };
+  spec: {
+    replicas?: number;
+    template: {
+      metadata: { labels: Record<string, string> };
+      spec: { containers: Container[]; volumes?: { name: string; configMap?: { items?: { key: string; path: string }[] } }[] };
+    };
+  };
 };
 
 /** The rendered object of that kind and name, typed as the caller reads it. */
@@ -195,7 +202,15 @@ describe('helm chart', () => {
         .map((key) => renderTemplate(config.data[key]!, env));
       expect(confFiles).toHaveLength(2);
       expect(confFiles[0]).toContain('set_real_ip_from 10.0.0.0/8;');
-      const check = nginxCheck(confFiles);
+      // The snippets the server block includes: the repository's, mounted beside the main nginx.conf (the
+      // templates volume's items), where nginx resolves their relative include paths.
+      const templateItems =
+        deployment(manifests, 'gateway')!.spec.template.spec.volumes?.find((volume) => volume.name === 'templates')?.configMap?.items ?? [];
+      const snippets = Object.fromEntries(
+        templateItems.filter((item) => item.path.startsWith('snippets/')).map((item) => [item.path, `${config.data[item.key]!}\n`]),
+      );
+      expect(snippets).toEqual(gatewaySnippets());
+      const check = nginxCheck(confFiles, snippets);
       expect(check.output).toContain('syntax is ok');
       expect(check.ok).toBe(true);
       // Each upstream is the Service of that component, on the port its container listens on.

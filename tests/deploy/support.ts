@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { renderNginxConf, toolPath } from '@logovote/devstack';
 import YAML from 'yaml';
 import type { ServiceConfigReport } from '../../scripts/ci/service-config';
@@ -109,15 +109,27 @@ export function gatewayPlaceholders(): string[] {
   return [...new Set([...template.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((match) => match[1]!))].sort();
 }
 
+/** The gateway's snippets as compose mounts them: each file of gateway/templates/snippets by its path there. */
+export function gatewaySnippets(): Record<string, string> {
+  const dir = join(repoRoot, 'gateway', 'templates', 'snippets');
+  return Object.fromEntries(readdirSync(dir).map((name) => [`snippets/${name}`, readFileSync(join(dir, name), 'utf8')]));
+}
+
 /**
- * `nginx -t` on a gateway configuration as a deployment renders it (conf.d files in order). Upstream host names
- * resolve only inside compose's network or the cluster, so they are pointed at 127.0.0.1 for the check.
+ * `nginx -t` on a gateway configuration as a deployment renders it (conf.d files in order), with `besideMain`
+ * written next to the main configuration (path relative to its folder → content: the snippets the server block
+ * includes, found there as in production's /etc/nginx/templates). Upstream host names resolve only inside
+ * compose's network or the cluster, so they are pointed at 127.0.0.1 for the check.
  */
-export function nginxCheck(confFiles: string[]): { ok: boolean; output: string } {
+export function nginxCheck(confFiles: string[], besideMain: Record<string, string>): { ok: boolean; output: string } {
   const prefix = mkdtempSync(join(tmpdir(), 'logovote-nginx-check-'));
   try {
     mkdirSync(join(prefix, 'logs'));
     mkdirSync(join(prefix, 'tmp'));
+    for (const [path, content] of Object.entries(besideMain)) {
+      mkdirSync(dirname(join(prefix, path)), { recursive: true });
+      writeFileSync(join(prefix, path), content);
+    }
     const body = confFiles.join('\n').replace(/(\bserver\s+)(?![\d.]+:)[a-z0-9.-]+:(\d+)/g, '$1127.0.0.1:$2');
     const confPath = join(prefix, 'nginx.conf');
     writeFileSync(confPath, renderNginxConf(prefix, body));

@@ -15,7 +15,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { findFreePort, renderNginxConf, repoRoot, spawnManaged, startNginx, waitForHttp, type ManagedProcess } from '@logovote/devstack';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { renderGatewayServerConfig } from '../../scripts/lib/gateway-config';
+import { copyGatewaySnippets, renderGatewayServerConfig } from '../../scripts/lib/gateway-config';
 import { htpasswdLine } from '../../scripts/lib/secrets';
 import { launchBrowser, screenshotPath } from '../support/browser';
 import { testStack } from '../support/stack-env';
@@ -135,6 +135,7 @@ beforeAll(async () => {
       }),
     ),
   );
+  copyGatewaySnippets(gatewayDir);
   gatewayUrl = `http://localhost:${ports.gateway}`;
   ({ proc: gateway } = await startNginx({
     prefixDir: gatewayDir,
