@@ -93,9 +93,9 @@ WORKDIR /app/${WORKSPACE}
 # The image's unprivileged user; the application files stay root-owned and read-only to it.
 USER node
 EXPOSE ${PORT}
-# Each check starts a node process: on a busy host that alone can take seconds, so the timeout and the start
-# period leave room for it rather than marking a working server unhealthy.
-HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=3 \
+# Each check starts a node process: on a busy host that alone can take seconds, so the timeout, the start period
+# and five misses in a row (50 s) leave room for it rather than marking a working server unhealthy.
+HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/server.js"]
 
@@ -120,7 +120,7 @@ COPY --from=static-build /app/${WORKSPACE}/dist ./site
 USER node
 EXPOSE ${PORT}
 # As the service target's: room for a slow node start on a busy host.
-HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=3 \
+HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + process.env.HEALTH_PATH).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # A shell only to put HOST, PORT and the flags on the command line; exec hands it PID 1 (signals, exit code).
 CMD ["/bin/sh", "-c", "exec node packages/static-server/dist/cli.js --dir site --host \"$HOST\" --port \"$PORT\" $SERVER_FLAGS"]
