@@ -1,5 +1,6 @@
 export * from './common';
 export * from './limits';
+export * from './time';
 export * from './logo-name';
 export * from './text';
 export * from './sessions';

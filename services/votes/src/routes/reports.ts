@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { REPORT_MESSAGES, ReportRequest, SESSION_NOT_FOUND, type ReportResponse } from '@logovote/contracts';
+import { HOUR_MS, REPORT_MESSAGES, ReportRequest, SESSION_NOT_FOUND, type ReportResponse } from '@logovote/contracts';
 import {
   findActivePoll,
   hasReported,
@@ -21,8 +21,6 @@ export interface ReportsRouteOptions {
   /** Reports one address may make in a sliding hour, across polls. */
   reportsPerAddressPerHour: number;
 }
-
-const HOUR_MS = 60 * 60 * 1000;
 
 /** POST /api/sessions/{sessionId}/reports: a voter reports a poll (docs/moderation.md). */
 export function reportsRouter(options: ReportsRouteOptions): Router {
