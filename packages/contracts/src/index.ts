@@ -2,6 +2,7 @@ export * from './common';
 export * from './limits';
 export * from './time';
 export * from './logo-name';
+export * from './logo-path';
 export * from './text';
 export * from './sessions';
 export * from './votes';

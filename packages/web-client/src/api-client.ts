@@ -35,6 +35,7 @@ import type {
   VoteRequest,
   VoteResponse,
 } from '@logovote/contracts';
+import { logoPath } from '@logovote/contracts/logo-path';
 
 import {
   CREATOR_TOKEN_HEADER,
@@ -59,9 +60,6 @@ export type AdminPollPage = { polls: AdminPollList; total: number; next?: string
 export type AdminPollSearch = { polls: AdminPollList; more: boolean };
 /** A page of the admin's list of refused uploads. */
 export type UploadRefusalPage = { refusals: UploadRefusalList; next?: string };
-
-/** Where the admin reads a logo image whatever its poll's state (behind the admin credentials, like all of /api/admin/). */
-const adminLogoPath = (filename: string) => `/api/admin/logos/${encodeURIComponent(filename)}`;
 
 const nextPagePath = (headers: Headers): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(headers.get('Link') ?? '')?.[1];
 
@@ -562,7 +560,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
      * whatever its poll's state (GET /api/admin/logos/{filename}: the public path refuses a hidden poll's).
      */
     logoUrl(filename: string, admin = false): string {
-      return `${baseUrl}${admin ? adminLogoPath(filename) : `/api/logos/${encodeURIComponent(filename)}`}`;
+      return `${baseUrl}${logoPath(filename, admin)}`;
     },
 
     /**
@@ -574,7 +572,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
      */
     async logoExists(filename: string, admin = false): Promise<boolean> {
       try {
-        await send(admin ? adminLogoPath(filename) : `/api/logos/${encodeURIComponent(filename)}`, { method: 'HEAD', cache: 'no-cache' });
+        await send(logoPath(filename, admin), { method: 'HEAD', cache: 'no-cache' });
         return true;
       } catch (error) {
         if (error instanceof HttpError && error.status === 404) return false;
