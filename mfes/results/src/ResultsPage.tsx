@@ -14,7 +14,7 @@ import {
   Progress,
   SpinnerIcon,
 } from '@logovote/ui';
-import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf, takeCreatorToken, votingStateOf } from '@logovote/web-client';
+import { analytics, api, ApiError, isPollHidden, resultsVisibilityOf, takeCreatorToken, votingStateOf } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ComponentProps } from 'react';
 
@@ -240,7 +240,7 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
     analytics.track('results_viewed', { session_id: sessionId });
   }, [sessionId]);
 
-  const notFound = results.error instanceof HttpError && results.error.status === 404;
+  const notFound = results.error instanceof ApiError && results.error.status === 404;
   // Hidden pending review (docs/moderation.md): a notice instead of the logos and counts.
   const hidden = results.data !== undefined && isPollHidden(results.data);
   return (
