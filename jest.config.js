@@ -12,7 +12,7 @@ const shared = {
     '^@logovote/(contracts|service-kit|models|media-pipeline|static-server)$': '<rootDir>/packages/$1/src/index.ts',
     '^@logovote/media-pipeline/(link-preview)$': '<rootDir>/packages/media-pipeline/src/$1.ts',
     '^@logovote/devstack$': '<rootDir>/scripts/devstack/src/index.ts',
-    '^@logovote/contracts/(runtime-config|voter-order|verdict|limits|channel-link)$': '<rootDir>/packages/contracts/src/$1.ts',
+    '^@logovote/contracts/(runtime-config|voter-order|verdict|limits|channel-link|logo-path)$': '<rootDir>/packages/contracts/src/$1.ts',
   },
 };
 

@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import type { Browser } from 'playwright-core';
-import { Readiness, type CreatedSession } from '@logovote/contracts';
+import { DAY_MS, Readiness, type CreatedSession } from '@logovote/contracts';
 import { repoRoot } from '@logovote/devstack';
 import { createObjectStore, type ObjectStore } from '@logovote/service-kit';
 import { freePorts, startStack, type ServiceName, type Stack } from '../../scripts/lib/stack';
@@ -581,7 +581,7 @@ describe('privacy: a poll takes its personal data with it', () => {
     const expired = await pollWithPersonalData();
     const active = await createPoll();
     // Every record of its activity is 31 days old: the poll's own, its votes' and its e-mail's.
-    const monthAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    const monthAgo = new Date(Date.now() - 31 * DAY_MS);
     const pollId = expired.poll.sessionId;
     // Folded first: a fold afterwards would write a new, recent tally step.
     await eventually(

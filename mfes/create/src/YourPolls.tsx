@@ -13,7 +13,7 @@ import {
   toast,
   XIcon,
 } from '@logovote/ui';
-import { api, changeVotingState, channelVotingUrl, HttpError, storedCreatorToken, votingStateOf } from '@logovote/web-client';
+import { api, changeVotingState, channelVotingUrl, ApiError, storedCreatorToken, votingStateOf } from '@logovote/web-client';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, useSyncExternalStore, type RefObject } from 'react';
 
@@ -43,7 +43,7 @@ function VotingToggle({ session, creatorToken, onChanged }: { session: SessionVi
     onError: (error) =>
       toast({
         title: 'Error',
-        description: (error instanceof HttpError && error.serverMessage) || 'Could not change voting. Please try again.',
+        description: (error instanceof ApiError && error.serverMessage) || 'Could not change voting. Please try again.',
         variant: 'destructive',
       }),
   });
@@ -65,7 +65,7 @@ function YourPoll({ poll }: { poll: RememberedPoll }) {
     // Each visit of the landing page reads the counts afresh, as the results page does.
     gcTime: 0,
   });
-  const gone = session.error instanceof HttpError && session.error.status === 404;
+  const gone = session.error instanceof ApiError && session.error.status === 404;
   const title = poll.question ?? `Poll of ${createdText(poll.createdAt)}`;
   const closed = session.data ? votingStateOf(session.data).closed : false;
 

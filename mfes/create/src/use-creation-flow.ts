@@ -1,6 +1,6 @@
 import { toast } from '@logovote/ui';
 import type { CreatedSessionWithCreatorToken, PaymentPlan } from '@logovote/contracts';
-import { analytics, api, HttpError, rememberCreatorToken, type CreateSessionInput, type UploadProgress } from '@logovote/web-client';
+import { analytics, api, ApiError, rememberCreatorToken, type CreateSessionInput, type UploadProgress } from '@logovote/web-client';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 
@@ -82,7 +82,7 @@ export function useCreationFlow() {
     },
     // createSession's errors carry the server's message or 'Failed to create voting session'; anything
     // else (no answer at all) gets the generic text.
-    onError: (error) => fail(error.cause instanceof HttpError && error.message ? error.message : CREATION_FAILED_FALLBACK),
+    onError: (error) => fail(error.cause instanceof ApiError && error.message ? error.message : CREATION_FAILED_FALLBACK),
     onSettled: () => setProgress(null),
   });
 
@@ -100,7 +100,7 @@ export function useCreationFlow() {
     onError: (error) =>
       toast({
         title: 'Error',
-        description: (error instanceof HttpError && error.serverMessage) || PLAN_FAILED_FALLBACK,
+        description: (error instanceof ApiError && error.serverMessage) || PLAN_FAILED_FALLBACK,
         variant: 'destructive',
       }),
   });
@@ -115,9 +115,7 @@ export function useCreationFlow() {
     },
     onError: (error) => {
       setEmailSent(false);
-      setEmailError(
-        error.cause instanceof HttpError && error.cause.status === 400 ? EMAIL_INVALID : error.message || EMAIL_FAILED_FALLBACK,
-      );
+      setEmailError(error.cause instanceof ApiError && error.cause.status === 400 ? EMAIL_INVALID : error.message || EMAIL_FAILED_FALLBACK);
     },
     // Spec section 4: the sent step follows the attempt, whether it succeeded or failed.
     onSettled: (_answer, _error, { sessionId }) => {

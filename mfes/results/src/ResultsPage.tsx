@@ -14,10 +14,11 @@ import {
   Progress,
   SpinnerIcon,
 } from '@logovote/ui';
-import { analytics, api, HttpError, isPollHidden, resultsVisibilityOf, takeCreatorToken, votingStateOf } from '@logovote/web-client';
+import { analytics, api, ApiError, isPollHidden, resultsVisibilityOf, takeCreatorToken, votingStateOf } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ComponentProps } from 'react';
 
+import { logoPath } from '@logovote/contracts/logo-path';
 import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
 import type { Verdict } from '@logovote/contracts/verdict';
 import { ChannelResults } from './ChannelResults';
@@ -38,8 +39,6 @@ import './styles.css';
 
 /** Props the shell passes to the results screen (route `/results/:sessionId`). */
 export type ResultsPageProps = { sessionId: string };
-
-const logoUrl = (filename: string) => `/api/logos/${encodeURIComponent(filename)}`;
 
 function ShareIcon(props: ComponentProps<'svg'>) {
   return (
@@ -101,7 +100,7 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle, creatorTok
         </p>
         <LogoOnBackdrop backdrop={logo.backdrop} followsChoice className="aspect-square rounded-lg border border-border p-2 sm:p-4">
           <img
-            src={logoUrl(logo.filename)}
+            src={logoPath(logo.filename)}
             alt={logo.name}
             width={320}
             height={320}
@@ -122,7 +121,7 @@ function ResultCard({ ranked, position, verdict, sessionId, tabTitle, creatorTok
             {percent}% of total votes
           </p>
           <FavouriteChance verdict={verdict} position={position} />
-          <SeeItSmall label={label} src={logoUrl(logo.filename)} backdrop={logo.backdrop} tabTitle={tabTitle} />
+          <SeeItSmall label={label} src={logoPath(logo.filename)} backdrop={logo.backdrop} tabTitle={tabTitle} />
         </div>
         {/* The reasons for picking the logo, then the notes on what voters would change: one row of the card. */}
         <div className="flex flex-col gap-2">
@@ -241,7 +240,7 @@ export default function ResultsPage({ sessionId }: ResultsPageProps) {
     analytics.track('results_viewed', { session_id: sessionId });
   }, [sessionId]);
 
-  const notFound = results.error instanceof HttpError && results.error.status === 404;
+  const notFound = results.error instanceof ApiError && results.error.status === 404;
   // Hidden pending review (docs/moderation.md): a notice instead of the logos and counts.
   const hidden = results.data !== undefined && isPollHidden(results.data);
   return (

@@ -9,7 +9,7 @@ import {
   SpinnerIcon,
   toast,
 } from '@logovote/ui';
-import { api, changeVotingState, HttpError } from '@logovote/web-client';
+import { api, changeVotingState, ApiError } from '@logovote/web-client';
 import { useMutation } from '@tanstack/react-query';
 import type { RefObject } from 'react';
 
@@ -54,7 +54,7 @@ export default function VotingStateDialog({ sessionId, creatorToken, close, onDo
       onDone(true);
     },
     onError: (error) => {
-      toast({ title: 'Error', description: (error instanceof HttpError && error.serverMessage) || CHANGE_FAILED, variant: 'destructive' });
+      toast({ title: 'Error', description: (error instanceof ApiError && error.serverMessage) || CHANGE_FAILED, variant: 'destructive' });
       onDone(false);
     },
   });

@@ -2,7 +2,7 @@ import type { Logo, SessionView } from '@logovote/contracts';
 import { labelWithName, rankLogos, votesText } from '@logovote/contracts/ranking';
 import { Button, Card, CardContent, CardDescription, CardHeader, cn, Link, LockIcon, LogoOnBackdrop, Progress } from '@logovote/ui';
 
-import { logoUrl } from './logos';
+import { logoPath } from '@logovote/contracts/logo-path';
 
 type Props = {
   session: SessionView;
@@ -41,7 +41,7 @@ export function ClosedVoting({ session, votedLogoId }: Props) {
                 className="size-16 shrink-0 rounded-lg border border-border p-1.5 sm:size-20"
               >
                 <img
-                  src={logoUrl(logo)}
+                  src={logoPath(logo.filename)}
                   alt={labelWithName(label, logo.name)}
                   width={80}
                   height={80}

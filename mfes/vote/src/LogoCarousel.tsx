@@ -1,7 +1,8 @@
 import type { Logo } from '@logovote/contracts';
 import { ArrowLeftIcon, Button, CheckIcon, cn, LogoOnBackdrop } from '@logovote/ui';
 
-import { LOGO_BOX_PX, logoUrl } from './logos';
+import { logoPath } from '@logovote/contracts/logo-path';
+import { LOGO_BOX_PX } from './logos';
 import { ThumbnailRow } from './ThumbnailRow';
 import { useSwipe } from './use-swipe';
 
@@ -54,7 +55,7 @@ export function LogoCarousel({ logos, index, votedLogoId, showSwipeHint, onPrevi
             >
               <LogoOnBackdrop backdrop={logo.backdrop} followsChoice className="absolute inset-0 p-4 sm:p-6">
                 <img
-                  src={logoUrl(logo)}
+                  src={logoPath(logo.filename)}
                   alt={logo.name}
                   width={LOGO_BOX_PX}
                   height={LOGO_BOX_PX}

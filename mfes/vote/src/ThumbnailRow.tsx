@@ -1,7 +1,7 @@
 import type { Logo } from '@logovote/contracts';
 import { CheckIcon, cn, LogoOnBackdrop } from '@logovote/ui';
 
-import { logoUrl } from './logos';
+import { logoPath } from '@logovote/contracts/logo-path';
 
 type Props = {
   logos: readonly Logo[];
@@ -39,7 +39,14 @@ export function ThumbnailRow({ logos, index, votedLogoId, onSelect }: Props) {
           >
             {/* The button's name is the logo's: the picture adds nothing for a screen reader. */}
             <LogoOnBackdrop backdrop={logo.backdrop} followsChoice className="size-full rounded-[inherit] p-1.5">
-              <img src={logoUrl(logo)} alt="" decoding="async" fetchPriority="low" draggable={false} className="size-full object-contain" />
+              <img
+                src={logoPath(logo.filename)}
+                alt=""
+                decoding="async"
+                fetchPriority="low"
+                draggable={false}
+                className="size-full object-contain"
+              />
             </LogoOnBackdrop>
             {voted && (
               <span className="absolute -top-1.5 -right-1.5 flex size-5 items-center justify-center rounded-full bg-green-600 text-white shadow">

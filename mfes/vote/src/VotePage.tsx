@@ -20,7 +20,8 @@ import { ClosedVoting } from './ClosedVoting';
 import { CreatorNote } from './CreatorNote';
 import { HiddenPoll } from './HiddenPoll';
 import { LogoCarousel } from './LogoCarousel';
-import { LOGO_BOX_PX, logoUrl, usePreloadedLogos } from './logos';
+import { logoPath } from '@logovote/contracts/logo-path';
+import { LOGO_BOX_PX, usePreloadedLogos } from './logos';
 import { NoteBox } from './NoteBox';
 import { ReasonBox } from './ReasonBox';
 import { ReportPoll } from './ReportPoll';
@@ -262,7 +263,7 @@ function VoteConfirmation({ session, logoId, onChangeVote }: VoteConfirmationPro
               className="aspect-square w-48 rounded-xl border border-border p-3 shadow-sm"
             >
               <img
-                src={logoUrl(logo)}
+                src={logoPath(logo.filename)}
                 alt={logo.name}
                 width={LOGO_BOX_PX}
                 height={LOGO_BOX_PX}

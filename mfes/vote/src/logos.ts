@@ -1,8 +1,6 @@
 import type { Logo } from '@logovote/contracts';
+import { logoPath } from '@logovote/contracts/logo-path';
 import { useEffect } from 'react';
-
-/** Where a logo's image is served (spec section 3); the gateway caches it for a year (immutable, with an ETag). */
-export const logoUrl = (logo: Pick<Logo, 'filename'>) => `/api/logos/${encodeURIComponent(logo.filename)}`;
 
 /** The box every logo is drawn in (square, the image contained): reserved before the image arrives. */
 export const LOGO_BOX_PX = 512;
@@ -17,7 +15,7 @@ export function usePreloadedLogos(logos: readonly Logo[] | undefined): void {
     for (const logo of (logos ?? []).slice(1)) {
       const image = new Image();
       image.decoding = 'async';
-      image.src = logoUrl(logo);
+      image.src = logoPath(logo.filename);
       // Decoded ahead too; a broken image shows as such when its turn comes.
       image.decode().catch(() => undefined);
     }

@@ -4,7 +4,7 @@ import {
   analytics,
   api,
   getFingerprint,
-  HttpError,
+  ApiError,
   inVoterOrder,
   isPollHidden,
   knownFingerprint,
@@ -34,7 +34,7 @@ const FINGERPRINT_KEY = ['fingerprint'] as const;
  * 'Failed to submit vote' when no answer came.
  */
 export function voteErrorText(error: Error): string {
-  return error.cause instanceof HttpError && error.message ? error.message : VOTE_FAILED_FALLBACK;
+  return error.cause instanceof ApiError && error.message ? error.message : VOTE_FAILED_FALLBACK;
 }
 
 export type VotePhase = 'loading' | 'not-found' | 'failed' | 'hidden' | 'closed' | 'confirmation' | 'voting';
@@ -166,7 +166,7 @@ export function useVoting(sessionId: string) {
 
   let phase: VotePhase;
   if (session.isPending || fingerprint.isPending || (fingerprint.isSuccess && myVote.isPending)) phase = 'loading';
-  else if (session.isError) phase = session.error instanceof HttpError && session.error.status === 404 ? 'not-found' : 'failed';
+  else if (session.isError) phase = session.error instanceof ApiError && session.error.status === 404 ? 'not-found' : 'failed';
   // Hidden pending review (docs/moderation.md): nothing of the poll is shown, closed or not.
   else if (session.data && isPollHidden(session.data)) phase = 'hidden';
   else if (session.data && votingStateOf(session.data).closed) phase = 'closed';

@@ -1,4 +1,4 @@
-import { HttpError } from '@logovote/web-client';
+import { ApiError } from '@logovote/web-client';
 
 /**
  * The server's message when a vote was refused because the poll closed meanwhile (409, docs/closing.md)
@@ -6,5 +6,5 @@ import { HttpError } from '@logovote/web-client';
  * bare status: the visitor learns why, and the page then shows the final results (or the notice).
  */
 export function votingClosedMessage(error: Error): string | undefined {
-  return error.cause instanceof HttpError && error.cause.status === 409 ? error.cause.serverMessage : undefined;
+  return error.cause instanceof ApiError && error.cause.status === 409 ? error.cause.serverMessage : undefined;
 }

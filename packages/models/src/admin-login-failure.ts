@@ -1,3 +1,4 @@
+import { DAY_MS, HOUR_MS } from '@logovote/contracts';
 import { timeBucketedLog } from './store/time-bucketed-log';
 
 /**
@@ -16,12 +17,12 @@ const failures = timeBucketedLog<{ address: string }>({
   model: 'AdminLoginFailure',
   fields: { address: { type: String, required: true } },
   indexed: ['address'],
-  spansMs: [60 * 60 * 1000],
+  spansMs: [HOUR_MS],
 });
 export const AdminLoginFailureModel = failures.RecordModel;
 
 /** How long a failed sign-in counts. */
-export const ADMIN_LOGIN_FAILURE_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const ADMIN_LOGIN_FAILURE_WINDOW_MS = DAY_MS;
 
 /** Records a failed sign-in; false when this address had tried this credential already (it counts once). */
 export async function recordAdminLoginFailure(address: string, credential: string, at = new Date()): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { Schema, model } from 'mongoose';
-import { REPORT_CATEGORIES, type ReportCategory } from '@logovote/contracts';
+import { HOUR_MS, REPORT_CATEGORIES, type ReportCategory } from '@logovote/contracts';
 import { hideInRound, markReported } from './poll-status';
 import { claimOnce } from './store/claim-once';
 
@@ -29,7 +29,6 @@ pollReportSchema.index({ addressHour: 1 });
 pollReportSchema.index({ pollId: 1 });
 export const PollReportModel = model('PollReport', pollReportSchema);
 
-const HOUR_MS = 60 * 60 * 1000;
 const roundKey = (pollId: string, round: number) => `${pollId}#${round}`;
 /** A report's key (reportsOfAddressSince names reports by it). */
 export const reportKey = (pollId: string, round: number, ipHash: string) => `${roundKey(pollId, round)}#${ipHash}`;

@@ -111,7 +111,7 @@ export function activePoll(pollId: string): { _id: string; state: 'active' } {
 
 /**
  * The poll a request names, if it may be shown or voted on; null for a malformed id, an unknown poll, a
- * half-created one or one being deleted (to a client, all the spec's 404 'Session not found').
+ * half-created one or one being deleted (to a client, all the spec's 404 'Voting session not found': service-kit's pollOr404).
  */
 export async function findActivePoll<Fields extends keyof Poll>(
   sessionId: string | undefined,

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@logovote/contracts';
 import { timeBucketedLog } from './store/time-bucketed-log';
 
 /**
@@ -11,8 +12,6 @@ import { timeBucketedLog } from './store/time-bucketed-log';
  * A subject's tickets are one equality lookup on `subject`. Tickets form a time-bucketed log
  * (./store/time-bucketed-log) by the UTC day their longest window ends, so a sweep drops whole days.
  */
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 const tickets = timeBucketedLog<{ subject: string; n: number; takenAt: Date }>({
   name: 'rate-tickets',
   collection: 'rate_tickets',

@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Schema } from 'mongoose';
-import { REFUSAL_RETENTION_DAYS, UPLOAD_STAGES, type RefusalCheck, type UploadStage } from '@logovote/contracts';
+import {
+  DAY_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  REFUSAL_RETENTION_DAYS,
+  UPLOAD_STAGES,
+  type RefusalCheck,
+  type UploadStage,
+} from '@logovote/contracts';
 import { timeBucketedLog, type Bucket } from './store/time-bucketed-log';
-
-const HOUR_MS = 60 * 60 * 1000;
-const MINUTE_MS = 60 * 1000;
 
 /**
  * Uploads refused at poll creation (docs/moderation.md), written by the sessions service and listed to
@@ -53,7 +58,6 @@ export interface StoredUploadRefusal extends NewUploadRefusal {
   at: Date;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 export const REFUSAL_RETENTION_MS = REFUSAL_RETENTION_DAYS * DAY_MS;
 
 const newRefusalId = (at: Date): string => `${String(at.getTime()).padStart(13, '0')}-${randomBytes(4).toString('hex')}`;

@@ -4,6 +4,7 @@
  * tickets of past days.
  */
 import { randomBytes } from 'node:crypto';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '@logovote/contracts';
 import { RateTicketModel, claimRateTicket, removeRateTickets, sweepRateTickets } from '../src';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
 
@@ -12,8 +13,6 @@ jest.setTimeout(60_000);
 beforeAll(() => connectTestDatabase(testDatabaseUri('rate_tickets'), [RateTicketModel]));
 afterAll(() => dropTestDatabase());
 
-const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 const newBucket = () => `test:${randomBytes(6).toString('hex')}`;
 
 /** The next `count` tickets of a bucket, claimed `agoMs` ago. */
@@ -36,7 +35,7 @@ it('slides: a ticket taken a window ago frees its place, and the refusal says wh
   const bucket = newBucket();
   const window = { limit: 3, windowMs: HOUR_MS };
   await takenEarlier(bucket, 1, HOUR_MS + 1000);
-  await takenEarlier(bucket, 2, 30 * 60 * 1000);
+  await takenEarlier(bucket, 2, 30 * MINUTE_MS);
   // Ticket 3 needs ticket 0 out of the window: it is.
   expect(await claimRateTicket(bucket, [window])).toEqual({ allowed: true });
   // Ticket 4 needs ticket 1 out of the window: in about 30 minutes.
@@ -51,7 +50,7 @@ it('names the window that frees a ticket last when several refuse', async () => 
   const bucket = newBucket();
   const hour = { limit: 2, windowMs: HOUR_MS };
   const day = { limit: 4, windowMs: DAY_MS };
-  await takenEarlier(bucket, 4, 10 * 60 * 1000);
+  await takenEarlier(bucket, 4, 10 * MINUTE_MS);
   const refused = await claimRateTicket(bucket, [hour, day]);
   expect(refused).toMatchObject({ allowed: false, window: day });
   if (refused.allowed) return;
@@ -59,7 +58,7 @@ it('names the window that frees a ticket last when several refuse', async () => 
 
   // Only the hourly limit is reached: the hour is named.
   const other = newBucket();
-  await takenEarlier(other, 2, 10 * 60 * 1000);
+  await takenEarlier(other, 2, 10 * MINUTE_MS);
   expect(await claimRateTicket(other, [hour, day])).toMatchObject({ allowed: false, window: hour });
 });
 

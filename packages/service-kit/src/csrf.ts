@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { CSRF_HEADER } from '@logovote/contracts';
+import { CSRF_HEADER, DAY_MS } from '@logovote/contracts';
 import { HttpError } from './errors';
 
 /**
@@ -11,7 +11,7 @@ import { HttpError } from './errors';
  * holding the secret verifies tokens without shared state.
  */
 export const CSRF_COOKIE = 'lv_csrf';
-const COOKIE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+const COOKIE_MAX_AGE_MS = 30 * DAY_MS;
 const NONCE = /^[A-Za-z0-9_-]{22,64}$/;
 
 export const csrfEnv = z.object({ CSRF_SECRET: z.string().min(32, 'must be at least 32 characters') });

@@ -9,6 +9,7 @@ export * from './health';
 export * from './logger';
 export * from './mongo';
 export * from './object-store';
+export * from './poll-not-found';
 export * from './results-viewer';
 export * from './server';
 export * from './upload-rate';

@@ -1,7 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { CREATOR_TOKEN_HEADER, FINGERPRINT_HEADER, Fingerprint, RESULTS_PASS_COOKIE, RESULTS_PASS_TTL_SECONDS } from '@logovote/contracts';
+import {
+  CREATOR_TOKEN_HEADER,
+  DAY_MS,
+  FINGERPRINT_HEADER,
+  Fingerprint,
+  RESULTS_PASS_COOKIE,
+  RESULTS_PASS_TTL_SECONDS,
+  SECOND_MS,
+} from '@logovote/contracts';
 import { derivedKey, hashIp } from './client-address';
 
 /** Key of the HMAC that turns a voter's address into the stored ipHash, and of the voter cookie's stored hash. */
@@ -11,7 +19,7 @@ export const ipHashSaltEnv = z.object({ IP_HASH_SALT: z.string().min(32, 'must b
 export const VOTER_COOKIE = 'lv_voter';
 const VOTER_COOKIE_VALUE = /^[A-Za-z0-9_-]{22}$/;
 /** Browsers cap cookie lifetimes at 400 days; a poll rarely lives that long. */
-const VOTER_COOKIE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
+const VOTER_COOKIE_MAX_AGE_MS = 400 * DAY_MS;
 
 /** The browser's voter cookie, if it sent a well-formed one. */
 export function presentVoterCookie(ctx: Context): string | undefined {
@@ -59,7 +67,7 @@ export function resultsPasses(csrfSecret: string) {
         sameSite: 'strict',
         secure: ctx.secure,
         path: `/api/sessions/${pollId}`,
-        maxAge: RESULTS_PASS_TTL_SECONDS * 1000,
+        maxAge: RESULTS_PASS_TTL_SECONDS * SECOND_MS,
         overwrite: true,
       });
     },
@@ -68,7 +76,7 @@ export function resultsPasses(csrfSecret: string) {
       const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(ctx.cookies.get(RESULTS_PASS_COOKIE) ?? '');
       if (!match) return false;
       const expires = Number(match[1]);
-      if (expires * 1000 <= now) return false;
+      if (expires * SECOND_MS <= now) return false;
       const expected = Buffer.from(sign(pollId, expires));
       const presented = Buffer.from(match[2]!);
       return presented.length === expected.length && timingSafeEqual(presented, expected);

@@ -35,6 +35,7 @@ import type {
   VoteRequest,
   VoteResponse,
 } from '@logovote/contracts';
+import { logoPath } from '@logovote/contracts/logo-path';
 
 import {
   CREATOR_TOKEN_HEADER,
@@ -49,7 +50,7 @@ import {
   VOTE_PROOF_HEADER,
 } from './constants';
 import { CsrfTokenCache, sessionIdInUrl } from './csrf-tokens';
-import { HttpError, parseJsonBody } from './http';
+import { ApiError, parseResponseJson } from './api-error';
 import type { ResultsViewer } from './results-visibility';
 import { postMultipart, type RawResponse, type UploadOptions } from './upload';
 
@@ -59,9 +60,6 @@ export type AdminPollPage = { polls: AdminPollList; total: number; next?: string
 export type AdminPollSearch = { polls: AdminPollList; more: boolean };
 /** A page of the admin's list of refused uploads. */
 export type UploadRefusalPage = { refusals: UploadRefusalList; next?: string };
-
-/** Where the admin reads a logo image whatever its poll's state (behind the admin credentials, like all of /api/admin/). */
-const adminLogoPath = (filename: string) => `/api/admin/logos/${encodeURIComponent(filename)}`;
 
 const nextPagePath = (headers: Headers): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(headers.get('Link') ?? '')?.[1];
 
@@ -85,7 +83,7 @@ export type ApiClientOptions = {
 
 /** The challenge of a vote answered 428 (proof of work required), if this error is one. */
 function challengeOf(error: unknown): VoteChallenge | undefined {
-  if (!(error instanceof HttpError) || error.status !== 428) return undefined;
+  if (!(error instanceof ApiError) || error.status !== 428) return undefined;
   try {
     return (JSON.parse(error.bodyText) as { challenge?: VoteChallenge }).challenge;
   } catch {
@@ -132,7 +130,7 @@ export const MESSAGES = {
 
 /**
  * Section 7's calls with its shared request behaviour: credentials on every call; a non-OK response
- * becomes an HttpError (`{status}: {body text or status text}`); every non-GET call on
+ * becomes an ApiError (`{status}: {body text or status text}`); every non-GET call on
  * `/api/sessions/{id}...` carries that session's cached anti-forgery token, fetched through the
  * session lookup when none is cached yet (a warning if there is still none).
  */
@@ -158,7 +156,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return token;
   }
 
-  /** One call: returns the OK response's text, throws HttpError otherwise. */
+  /** One call: returns the OK response's text, throws ApiError otherwise. */
   async function send(path: string, init: RequestOptions = {}): Promise<{ status: number; text: string; headers: Headers }> {
     const { json, nullOn401: _nullOn401, ...rest } = init;
     const method = (rest.method ?? 'GET').toUpperCase();
@@ -176,7 +174,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
     const response = await doFetch(`${baseUrl}${path}`, { ...rest, method, headers, body, credentials: 'include' });
     const text = await response.text();
-    if (!response.ok) throw new HttpError(response.status, response.statusText, text);
+    if (!response.ok) throw new ApiError(response.status, response.statusText, text);
     return { status: response.status, text, headers: response.headers };
   }
 
@@ -188,9 +186,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
   /** A call whose OK answer is JSON (or empty). */
   async function request<T>(path: string, init: RequestOptions = {}): Promise<T> {
     try {
-      return parseJsonBody<T>((await send(path, init)).text);
+      return parseResponseJson<T>((await send(path, init)).text);
     } catch (error) {
-      if (init.nullOn401 && error instanceof HttpError && error.status === 401) return null as T;
+      if (init.nullOn401 && error instanceof ApiError && error.status === 401) return null as T;
       throw error;
     }
   }
@@ -245,10 +243,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (input.resultsVisibility && input.resultsVisibility !== 'everyone') form.append('resultsVisibility', input.resultsVisibility);
     const response: RawResponse = await upload(`${baseUrl}/api/sessions`, form, uploadOptions);
     if (!response.ok) {
-      const error = new HttpError(response.status, response.statusText, response.bodyText);
+      const error = new ApiError(response.status, response.statusText, response.bodyText);
       throw new Error(error.serverMessage ?? MESSAGES.createFailed, { cause: error });
     }
-    const session = parseJsonBody<CreatedSessionWithCreatorToken>(response.bodyText);
+    const session = parseResponseJson<CreatedSessionWithCreatorToken>(response.bodyText);
     if (session?.sessionId) tokens.set(session.sessionId, session.csrfToken);
     return session;
   }
@@ -300,7 +298,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       try {
         return await request<NotifyResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/notify`, { method: 'POST', json, headers });
       } catch (error) {
-        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.notifyFailed, { cause: error });
+        throw new Error((error instanceof ApiError && error.serverMessage) || MESSAGES.notifyFailed, { cause: error });
       }
     },
 
@@ -378,7 +376,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           }
         }
       } catch (error) {
-        if (error instanceof HttpError) throw new Error(MESSAGES.votingFailed(error.status), { cause: error });
+        if (error instanceof ApiError) throw new Error(MESSAGES.votingFailed(error.status), { cause: error });
         throw error;
       }
     },
@@ -397,7 +395,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           headers: { [FINGERPRINT_HEADER]: fingerprint },
         });
       } catch (error) {
-        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.reasonFailed, { cause: error });
+        throw new Error((error instanceof ApiError && error.serverMessage) || MESSAGES.reasonFailed, { cause: error });
       }
     },
 
@@ -415,7 +413,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           headers: { [FINGERPRINT_HEADER]: fingerprint },
         });
       } catch (error) {
-        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.noteFailed, { cause: error });
+        throw new Error((error instanceof ApiError && error.serverMessage) || MESSAGES.noteFailed, { cause: error });
       }
     },
 
@@ -428,7 +426,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           headers: { [FINGERPRINT_HEADER]: fingerprint },
         });
       } catch (error) {
-        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.noteFailed, { cause: error });
+        throw new Error((error instanceof ApiError && error.serverMessage) || MESSAGES.noteFailed, { cause: error });
       }
     },
 
@@ -445,7 +443,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       try {
         return await request<ReportResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/reports`, { method: 'POST', json: report });
       } catch (error) {
-        throw new Error((error instanceof HttpError && error.serverMessage) || MESSAGES.reportFailed, { cause: error });
+        throw new Error((error instanceof ApiError && error.serverMessage) || MESSAGES.reportFailed, { cause: error });
       }
     },
 
@@ -491,7 +489,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
      */
     async listAdminPolls(pagePath = '/api/admin/polls'): Promise<AdminPollPage> {
       const { text, headers } = await send(pagePath);
-      const polls = parseJsonBody<AdminPollList>(text);
+      const polls = parseResponseJson<AdminPollList>(text);
       const next = nextPagePath(headers);
       return { polls, total: Number(headers.get(TOTAL_COUNT_HEADER) ?? polls.length), ...(next ? { next } : {}) };
     },
@@ -499,7 +497,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** GET /api/admin/polls?q=: the polls whose question or logo names hold every word, or the poll with that id (docs/admin.md). */
     async searchAdminPolls(query: string): Promise<AdminPollSearch> {
       const { text, headers } = await send(`/api/admin/polls?${new URLSearchParams({ q: query }).toString()}`);
-      return { polls: parseJsonBody<AdminPollList>(text), more: headers.get(SEARCH_MORE_HEADER) === 'true' };
+      return { polls: parseResponseJson<AdminPollList>(text), more: headers.get(SEARCH_MORE_HEADER) === 'true' };
     },
 
     /** GET /api/admin/polls/{pollId}: the poll with its voting state, results rule, channels and newest reasons. */
@@ -534,7 +532,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     async listUploadRefusals(pagePath = '/api/admin/refusals'): Promise<UploadRefusalPage> {
       const { text, headers } = await send(pagePath);
       const next = nextPagePath(headers);
-      return { refusals: parseJsonBody<UploadRefusalList>(text), ...(next ? { next } : {}) };
+      return { refusals: parseResponseJson<UploadRefusalList>(text), ...(next ? { next } : {}) };
     },
 
     /** POST /api/test/moderate (multipart `image`). */
@@ -562,7 +560,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
      * whatever its poll's state (GET /api/admin/logos/{filename}: the public path refuses a hidden poll's).
      */
     logoUrl(filename: string, admin = false): string {
-      return `${baseUrl}${admin ? adminLogoPath(filename) : `/api/logos/${encodeURIComponent(filename)}`}`;
+      return `${baseUrl}${logoPath(filename, admin)}`;
     },
 
     /**
@@ -574,10 +572,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
      */
     async logoExists(filename: string, admin = false): Promise<boolean> {
       try {
-        await send(admin ? adminLogoPath(filename) : `/api/logos/${encodeURIComponent(filename)}`, { method: 'HEAD', cache: 'no-cache' });
+        await send(logoPath(filename, admin), { method: 'HEAD', cache: 'no-cache' });
         return true;
       } catch (error) {
-        if (error instanceof HttpError && error.status === 404) return false;
+        if (error instanceof ApiError && error.status === 404) return false;
         throw error;
       }
     },

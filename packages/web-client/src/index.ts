@@ -10,7 +10,7 @@ import { resolveFingerprint } from './fingerprint';
 import { pagePollReader } from './page-poll';
 
 export * from './constants';
-export { HttpError } from './http';
+export { ApiError } from './api-error';
 export {
   createApiClient,
   MESSAGES,

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { AdminPollList, DeletedPoll, UploadRefusalList } from '@logovote/contracts';
 
 import { createApiClient } from '../src/api-client';
-import { HttpError } from '../src/http';
+import { ApiError } from '../src/api-error';
 
 type Seen = { method: string; url: string; csrf: string | undefined };
 type Reply = { status: number; json?: unknown; headers?: Record<string, string> };
@@ -95,8 +95,8 @@ describe('admin calls (spec section 7)', () => {
     const error = await client()
       .deleteAdminPoll('a/b')
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).message).toBe('404: {"message":"Poll not found"}');
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('404: {"message":"Poll not found"}');
     expect(seen[0]?.url).toBe('/api/admin/polls/a%2Fb');
   });
 });
@@ -149,6 +149,6 @@ describe('logo images', () => {
 
   it.each([429, 503])('throws when the check itself fails (%i), so the caller can try again', async (status) => {
     answer = () => ({ status });
-    await expect(client().logoExists(FILENAME)).rejects.toMatchObject({ name: 'HttpError', status });
+    await expect(client().logoExists(FILENAME)).rejects.toMatchObject({ name: 'ApiError', status });
   });
 });

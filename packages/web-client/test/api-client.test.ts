@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { VoteChallenge } from '@logovote/contracts';
 
 import { createApiClient, MESSAGES } from '../src/api-client';
-import { HttpError } from '../src/http';
+import { ApiError } from '../src/api-error';
 import type { postMultipart } from '../src/upload';
 
 type Seen = { method: string; url: string; headers: IncomingHttpHeaders; body: string };
@@ -91,9 +91,9 @@ describe('shared request behaviour (spec section 7)', () => {
     const error = await client()
       .request('/api/sessions/AAAAAAAAAAAAAAAA')
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).message).toBe('404: {"message":"Poll not found"}');
-    expect((error as HttpError).serverMessage).toBe('Poll not found');
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('404: {"message":"Poll not found"}');
+    expect((error as ApiError).serverMessage).toBe('Poll not found');
   });
 
   it("uses the status text when the body is empty: '{status}: {status text}'", async () => {

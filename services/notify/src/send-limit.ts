@@ -1,8 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { DAY_MS, HOUR_MS } from '@logovote/contracts';
 import { claimRateTicket } from '@logovote/models';
-
-const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 
 /** How many links e-mails may go out: per poll and per sender address in any hour, per recipient in any 24 hours. */
 export interface EmailLimits {

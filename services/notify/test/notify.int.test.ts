@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED, type ObjectStore } from '@logovote/service-kit';
-import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED } from '@logovote/contracts';
+import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, DAY_MS } from '@logovote/contracts';
 import { PollContactModel, PollModel, RateTicketModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
 // The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
@@ -79,7 +79,7 @@ function notify(sessionId: string, body: unknown, headers = csrfHeaders(sessionI
 }
 
 it('e-mails the voting and results links, in text and HTML, and records the creator e-mail', async () => {
-  const lastWeek = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
+  const lastWeek = new Date(Date.now() - 7 * DAY_MS);
   const { sessionId } = await createPoll({ lastActivityAt: lastWeek });
   const address = newAddress();
 

@@ -1,4 +1,4 @@
-import { POLL_RETENTION_DAYS } from '@logovote/contracts';
+import { HOUR_MS, POLL_RETENTION_DAYS } from '@logovote/contracts';
 import { moderationEnv } from '@logovote/media-pipeline';
 import {
   csrfEnv,
@@ -38,11 +38,7 @@ const sessionsEnv = serviceEnv
   .extend({
     /** Days without activity after which a poll, its votes and its images are deleted (fractions allowed). */
     RETENTION_DAYS: z.coerce.number().positive().default(POLL_RETENTION_DAYS),
-    RETENTION_SWEEP_INTERVAL_MS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(60 * 60 * 1000),
+    RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(HOUR_MS),
   });
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@logovote/contracts';
 import { createModerationProvider, createUploadPipeline, warmUpModeration } from '@logovote/media-pipeline';
 import { sweepAdminLoginFailures, sweepRateTickets, sweepUploadRefusals, pollCount } from '@logovote/models';
 import { bootService, connectMongo, createObjectStore, disconnectMongo, ensureBucket, runInBackground } from '@logovote/service-kit';
@@ -7,7 +8,6 @@ import { loadConfig, requestLimits } from './config';
 import { startRetentionSweep } from './polls/retention';
 import { UploadRefusalRecorder } from './polls/upload-refusals';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often the poll count's ledger is folded (the count is exact without it). */
 const FOLD_INTERVAL_MS = 5_000;
 

@@ -5,6 +5,7 @@
  */
 import type { Server } from 'node:http';
 import request from 'supertest';
+import { DAY_MS, HOUR_MS } from '@logovote/contracts';
 import type { ModerationProvider, UploadPipeline } from '@logovote/media-pipeline';
 import { RateTicketModel, claimRateTicket } from '@logovote/models';
 import { derivedKey, hashIp, type ObjectStore } from '@logovote/service-kit';
@@ -90,9 +91,8 @@ it('refuses past the daily number with the time the oldest creation of the day s
   const address = '203.0.113.30';
   const bucket = `poll-creations:${hashIp(derivedKey(TEST_CSRF_SECRET, 'poll-creations-per-address'), address)}`;
   // Three creations 20 hours ago (out of the hour, in the day), then two now: the day is full.
-  const at = Date.now() - 20 * 60 * 60 * 1000;
-  for (let n = 0; n < 3; n++)
-    expect((await claimRateTicket(bucket, [{ limit: 10, windowMs: 24 * 60 * 60 * 1000 }], () => at)).allowed).toBe(true);
+  const at = Date.now() - 20 * HOUR_MS;
+  for (let n = 0; n < 3; n++) expect((await claimRateTicket(bucket, [{ limit: 10, windowMs: DAY_MS }], () => at)).allowed).toBe(true);
   await creation(address).empty().expect(400);
   await creation(address).empty().expect(400);
   const refused = await creation(address).empty();

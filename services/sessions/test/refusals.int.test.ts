@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import mongoose from 'mongoose';
 import pino from 'pino';
 import request from 'supertest';
-import { UploadRefusalList, type UploadRefusal } from '@logovote/contracts';
+import { DAY_MS, UploadRefusalList, type UploadRefusal } from '@logovote/contracts';
 import { ModerationSuite, NsfwjsModeration, createUploadPipeline } from '@logovote/media-pipeline';
 import {
   PollModel,
@@ -21,7 +21,6 @@ import { createSession, realPipeline, sessionsServer, type Upload } from './supp
 // Each upload is decoded and classified for real.
 jest.setTimeout(60_000);
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const databaseUri = testDatabaseUri('refusals');
 const recorder = new UploadRefusalRecorder(silentLogger);
 let store: ObjectStore;

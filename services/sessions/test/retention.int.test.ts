@@ -10,6 +10,7 @@ import {
   purgeVotesOfDeletedPolls,
   recordNotifyActivity,
 } from '@logovote/models';
+import { DAY_MS, MINUTE_MS } from '@logovote/contracts';
 import { runInBackground } from '@logovote/service-kit';
 import { png } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames, silentLogger } from '../../../tests/support/integration';
@@ -19,7 +20,6 @@ import { startRetentionSweep, sweepPolls } from '../src/polls/retention';
 import { createdSession, insertVotes, sessionsTestbed } from './support';
 
 const bed = sessionsTestbed('retention');
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -107,7 +107,7 @@ describe('retention', () => {
     const abandoned = await createdSession(bed.server, [['b.png', await png()]]);
     await PollModel.collection.updateOne(
       { _id: abandoned.sessionId as never },
-      { $set: { state: 'creating', createdAt: new Date(Date.now() - 20 * 60 * 1000) } },
+      { $set: { state: 'creating', createdAt: new Date(Date.now() - 20 * MINUTE_MS) } },
     );
     // A creation in progress right now is left alone.
     const inProgress = await createdSession(bed.server, [['c.png', await png()]]);

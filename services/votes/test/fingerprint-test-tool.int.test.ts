@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { SessionId, TestVoteList, TestVoteRecord } from '@logovote/contracts';
+import { HOUR_MS, SessionId, TestVoteList, TestVoteRecord } from '@logovote/contracts';
 import { PollModel, VoterSeatModel } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -71,7 +71,7 @@ it('records a test vote without test data', async () => {
 });
 
 it(`lists at most the ${TEST_VOTES_LISTED} newest test votes`, async () => {
-  const anHourAgo = Date.now() - 60 * 60 * 1000;
+  const anHourAgo = Date.now() - HOUR_MS;
   await TestVoteModel.insertMany(
     Array.from({ length: TEST_VOTES_LISTED + 5 }, (_, index) => ({
       sessionId: 'older',

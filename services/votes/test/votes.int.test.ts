@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
-import { VOTING_CLOSED } from '@logovote/contracts';
+import { DAY_MS, VOTING_CLOSED } from '@logovote/contracts';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import {
   PollModel,
@@ -111,7 +111,7 @@ describe('my-vote and vote', () => {
   });
 
   it("records voting as the poll's activity in the votes' own collections, leaving the poll to its service", async () => {
-    const lastWeek = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
+    const lastWeek = new Date(Date.now() - 7 * DAY_MS);
     const { sessionId, logoIds } = await createPoll({ lastActivityAt: lastWeek });
     await myVote(sessionId, newFingerprint()).expect(200);
     expect(await voteLedger.lastChangeAt(sessionId)).toBeNull();

@@ -5,13 +5,12 @@
  * append or a sweep left halfway is still swept without touching reads of live buckets.
  */
 import { randomBytes } from 'node:crypto';
+import { HOUR_MS, MINUTE_MS } from '@logovote/contracts';
 import { LogBucketModel, timeBucketedLog } from '../../src/store/time-bucketed-log';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../../tests/support/integration';
 
 jest.setTimeout(120_000);
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
 /** A fixed hour, so that every bucket a test writes is known. */
 const BASE = Date.UTC(2031, 0, 1, 0, 0, 0);
 

@@ -3,14 +3,23 @@ import {
   CREATOR_TOKEN_HEADER,
   CREATOR_TOKEN_REJECTED,
   NotifyRequest,
-  SESSION_NOT_FOUND,
   channelVotingUrl,
   manageLink,
   pollLinks,
   type NotifyResponse,
 } from '@logovote/contracts';
 import { findActivePoll, isCreatorTokenOf, recordNotifyActivity } from '@logovote/models';
-import { HttpError, derivedKey, hashIp, jsonBody, parseJsonBody, requireCsrf, type Logger, type ObjectStore } from '@logovote/service-kit';
+import {
+  HttpError,
+  derivedKey,
+  hashIp,
+  jsonBody,
+  parseJsonBody,
+  pollOr404,
+  requireCsrf,
+  type Logger,
+  type ObjectStore,
+} from '@logovote/service-kit';
 import { linksEmail } from '../links-email';
 import { emailedLogos } from '../logo-thumbnails';
 import type { Mailer } from '../mailer';
@@ -48,8 +57,7 @@ export function notifyRouter(options: NotifyRouteOptions): Router {
 
   router.post('/api/sessions/:sessionId/notify', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { email } = parseJsonBody(ctx, NotifyRequest);
-    const poll = await findActivePoll(ctx.params.sessionId, ['_id', 'feedbackPrompt', 'logos', 'channels']);
-    if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+    const poll = pollOr404(await findActivePoll(ctx.params.sessionId, ['_id', 'feedbackPrompt', 'logos', 'channels']));
     // The private manage link (docs/closing.md) goes only to whoever holds the poll's creator token.
     const creatorToken = ctx.get(CREATOR_TOKEN_HEADER) || undefined;
     if (creatorToken !== undefined && !(await isCreatorTokenOf(poll._id, creatorToken))) throw new HttpError(403, CREATOR_TOKEN_REJECTED);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { defaultLogoName, type Channel, type LogoOrder, type ResultsVisibility } from '@logovote/contracts';
+import { DAY_MS, defaultLogoName, HOUR_MS, type Channel, type LogoOrder, type ResultsVisibility } from '@logovote/contracts';
 import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
 import {
   PollModel,
@@ -44,9 +44,6 @@ export interface NewPoll extends Omit<PollChoices, 'resultsVisibility' | 'channe
 }
 
 export const STORAGE_FAILED = 'Could not save the poll. Please try again.';
-
-const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 
 /** Poll creation requests one network address may make in any hour and in any 24 hours. */
 export interface CreationLimits {

@@ -1,16 +1,9 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import {
-  PREVIEW_IMAGE_HEIGHT,
-  PREVIEW_IMAGE_WIDTH,
-  SESSION_NOT_FOUND,
-  pollLinks,
-  previewImagePath,
-  type LinkPreviewPage,
-} from '@logovote/contracts';
+import { PREVIEW_IMAGE_HEIGHT, PREVIEW_IMAGE_WIDTH, pollLinks, previewImagePath, type LinkPreviewPage } from '@logovote/contracts';
 import { DEFAULT_PREVIEW_TITLE, renderLinkPreview, type SvgSettings } from '@logovote/media-pipeline';
 import { PollModel, activePoll, logoName, storedLogoBackdrop, type Poll } from '@logovote/models';
-import { HttpError, type ObjectStore } from '@logovote/service-kit';
+import { pollNotFound, type ObjectStore } from '@logovote/service-kit';
 import escapeHtml from 'escape-html';
 import { isMissing, previewObjectName } from './object-store';
 
@@ -24,12 +17,10 @@ export interface PreviewImage {
   lastModified?: Date;
 }
 
-const notFound = () => new HttpError(404, SESSION_NOT_FOUND);
-
 async function readLogo(store: ObjectStore, filename: string): Promise<Buffer> {
   // A logo gone from the store means the poll is being deleted.
   const stream = await store.client.getObject(store.bucket, filename).catch((error: unknown) => {
-    throw isMissing(error) ? notFound() : error;
+    throw isMissing(error) ? pollNotFound() : error;
   });
   return buffer(stream);
 }
@@ -50,7 +41,7 @@ async function createPreview(store: ObjectStore, poll: PreviewedPoll, svg: SvgSe
   // so no image outlives its poll (the deletion marks the poll before it removes anything).
   if ((await PollModel.exists(activePoll(poll._id))) === null) {
     await store.client.removeObject(store.bucket, name);
-    throw notFound();
+    throw pollNotFound();
   }
   return { body: image, size: image.length, etag };
 }
@@ -74,7 +65,7 @@ export async function pollPreviewImage(
   const stored = { size: stat.size, etag: stat.etag, lastModified: stat.lastModified };
   if (!withBody) return { ...stored, body: Buffer.alloc(0) };
   const body = await store.client.getObject(store.bucket, name).catch((error: unknown) => {
-    throw isMissing(error) ? notFound() : error;
+    throw isMissing(error) ? pollNotFound() : error;
   });
   return { ...stored, body };
 }

@@ -1,9 +1,10 @@
+import { MINUTE_MS } from '@logovote/contracts';
 import { PollModel, activePoll, readPollContact, voteLedger } from '@logovote/models';
 import { runInBackground, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from './delete-poll';
 
 /** A poll still 'creating' after this long was abandoned by a process that stopped midway. */
-const ABANDONED_CREATION_MS = 15 * 60 * 1000;
+const ABANDONED_CREATION_MS = 15 * MINUTE_MS;
 const BATCH = 100;
 
 export interface RetentionOptions {

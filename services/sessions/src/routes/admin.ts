@@ -28,7 +28,16 @@ import {
   voteLedger,
   type Poll,
 } from '@logovote/models';
-import { HttpError, jsonBody, parseInput, parseJsonBody, type Logger, type ObjectStore } from '@logovote/service-kit';
+import {
+  HttpError,
+  jsonBody,
+  parseInput,
+  parseJsonBody,
+  pollNotFound,
+  pollOr404,
+  type Logger,
+  type ObjectStore,
+} from '@logovote/service-kit';
 import { channelResults } from '../polls/channel-counts';
 import { deletePoll } from '../polls/delete-poll';
 import { sendResultsCsv } from '../polls/results-csv';
@@ -113,8 +122,7 @@ export function adminRouter(deps: { store: ObjectStore; logger: Logger; publicOr
   // the newest reasons of each logo, and the public results page.
   router.get('/polls/:pollId', async (ctx) => {
     const pollId = SessionId.safeParse(ctx.params.pollId).data;
-    const poll = pollId ? await findPoll(pollId) : null;
-    if (!poll) throw new HttpError(404, POLL_NOT_FOUND);
+    const poll = pollOr404(pollId ? await findPoll(pollId) : null, POLL_NOT_FOUND);
     const [[entry], status, channels, reasons] = await Promise.all([
       adminEntries([poll]),
       readPollStatus(poll._id),
@@ -141,8 +149,7 @@ export function adminRouter(deps: { store: ObjectStore; logger: Logger; publicOr
   // The results as CSV, whatever the poll's results rule (docs/export.md; the public download is the creator's only).
   router.get('/polls/:pollId/results.csv', async (ctx) => {
     const pollId = SessionId.safeParse(ctx.params.pollId).data;
-    const poll = pollId ? await findPoll(pollId) : null;
-    if (!poll) throw new HttpError(404, POLL_NOT_FOUND);
+    const poll = pollOr404(pollId ? await findPoll(pollId) : null, POLL_NOT_FOUND);
     await sendResultsCsv(ctx, deps.logger, poll);
   });
 
@@ -155,7 +162,7 @@ export function adminRouter(deps: { store: ObjectStore; logger: Logger; publicOr
   router.delete('/polls/:pollId', async (ctx) => {
     const pollId = SessionId.safeParse(ctx.params.pollId).data;
     const deleted = pollId ? await deletePoll(store, pollId) : null;
-    if (!pollId || !deleted) throw new HttpError(404, POLL_NOT_FOUND);
+    if (!pollId || !deleted) throw pollNotFound(POLL_NOT_FOUND);
     const body: DeletedPoll = { pollId, deleted };
     ctx.body = body;
   });
@@ -172,7 +179,7 @@ export function adminRouter(deps: { store: ObjectStore; logger: Logger; publicOr
   router.put('/reports/:pollId/review', jsonBody(), async (ctx) => {
     const { round } = parseJsonBody(ctx, ReviewRequest);
     const pollId = SessionId.safeParse(ctx.params.pollId).data;
-    if (!pollId || (await PollModel.exists(activePoll(pollId))) === null) throw new HttpError(404, POLL_NOT_FOUND);
+    if (!pollId || (await PollModel.exists(activePoll(pollId))) === null) throw pollNotFound(POLL_NOT_FOUND);
     const state = await readPollStatus(pollId);
     if (round > state.round) throw new HttpError(409, REVIEW_ROUND_UNKNOWN);
     // A round reviewed already (a repeated click, or another admin) answers the state as it is.

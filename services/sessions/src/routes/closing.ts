@@ -1,8 +1,15 @@
 import Router from '@koa/router';
-import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, SESSION_NOT_FOUND, type VotingStateChange } from '@logovote/contracts';
-import { PollModel, activePoll, deletePollStatus, isCreatorTokenOf, recordVotingState, signalPollVisibility } from '@logovote/models';
-import { HttpError, requireCsrf } from '@logovote/service-kit';
-import { activePollOr404 } from './requested-poll';
+import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, type VotingStateChange } from '@logovote/contracts';
+import {
+  PollModel,
+  activePoll,
+  deletePollStatus,
+  findActivePoll,
+  isCreatorTokenOf,
+  recordVotingState,
+  signalPollVisibility,
+} from '@logovote/models';
+import { HttpError, pollNotFound, pollOr404, requireCsrf } from '@logovote/service-kit';
 
 /**
  * POST /api/sessions/{id}/close and /reopen (docs/closing.md): the creator stops and resumes voting.
@@ -17,7 +24,7 @@ export function closingRouter(csrfSecret: string): Router {
     ['reopen', false],
   ] as const) {
     router.post(`/${action}`, requireCsrf(csrfSecret), async (ctx) => {
-      const poll = await activePollOr404(ctx.params.sessionId, ['resultsVisibility']);
+      const poll = pollOr404(await findActivePoll(ctx.params.sessionId, ['resultsVisibility']));
       const pollId = poll._id;
       if (!(await isCreatorTokenOf(pollId, ctx.get(CREATOR_TOKEN_HEADER) || undefined))) throw new HttpError(403, CREATOR_TOKEN_REJECTED);
       const state = await recordVotingState(pollId, closed);
@@ -25,7 +32,7 @@ export function closingRouter(csrfSecret: string): Router {
       // must not outlive the poll.
       if (!(await PollModel.exists(activePoll(pollId)))) {
         await deletePollStatus(pollId);
-        throw new HttpError(404, SESSION_NOT_FOUND);
+        throw pollNotFound();
       }
       // Streams that show the counts only while voting is closed end when it reopens (docs/results-visibility.md).
       if (poll.resultsVisibility) await signalPollVisibility(pollId);

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED } from '@logovote/contracts';
-import { isCreatorTokenOf } from '@logovote/models';
-import { HttpError, requireCsrf, resultsPasses } from '@logovote/service-kit';
-import { activePollOr404 } from './requested-poll';
+import { findActivePoll, isCreatorTokenOf } from '@logovote/models';
+import { HttpError, pollOr404, requireCsrf, resultsPasses } from '@logovote/service-kit';
 
 /**
  * POST /api/sessions/{id}/results-pass (docs/results-visibility.md): the holder of the creator token gets
@@ -15,7 +14,7 @@ export function resultsPassRouter(csrfSecret: string): Router {
   const passes = resultsPasses(csrfSecret);
 
   router.post('/api/sessions/:sessionId/results-pass', requireCsrf(csrfSecret), async (ctx) => {
-    const pollId = (await activePollOr404(ctx.params.sessionId, ['_id']))._id;
+    const pollId = pollOr404(await findActivePoll(ctx.params.sessionId, ['_id']))._id;
     if (!(await isCreatorTokenOf(pollId, ctx.get(CREATOR_TOKEN_HEADER) || undefined))) throw new HttpError(403, CREATOR_TOKEN_REJECTED);
     passes.issue(ctx, pollId);
     ctx.set('Cache-Control', 'no-store');

@@ -16,13 +16,20 @@ import {
   type ResultsVisibilityState,
   type SessionViewWithVotingState,
   type SetPlanResponse,
-  SESSION_NOT_FOUND,
   logoNamesCountMismatch,
   pollLinks,
   voterLogoOrder,
 } from '@logovote/contracts';
 import { UploadRejected, multipartUpload, receivedUpload, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
-import { PollModel, activePoll, hashCreatorToken, newCreatorToken, readPollStatus, resultsWithheldFrom } from '@logovote/models';
+import {
+  PollModel,
+  activePoll,
+  findActivePoll,
+  hashCreatorToken,
+  newCreatorToken,
+  readPollStatus,
+  resultsWithheldFrom,
+} from '@logovote/models';
 import {
   HttpError,
   derivedKey,
@@ -32,6 +39,8 @@ import {
   jsonBody,
   parseInput,
   parseJsonBody,
+  pollNotFound,
+  pollOr404,
   requireCsrf,
   resultsViewerClues,
   type Logger,
@@ -41,7 +50,6 @@ import {
 import { STORAGE_FAILED, claimPollCreation, createPoll, type CheckedLogo, type CreationLimits } from '../polls/create-poll';
 import type { UploadRefusalRecorder } from '../polls/upload-refusals';
 import { logosWithCounts, sharedVoteCounts, totalVotes } from '../polls/vote-counts';
-import { activePollOr404 } from './requested-poll';
 
 export interface SessionsRouteOptions {
   store: ObjectStore;
@@ -173,7 +181,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
 
   router.get('/api/sessions/:sessionId', async (ctx) => {
     const { voter } = parseInput(SessionLookupQuery, ctx.query);
-    const poll = await activePollOr404(ctx.params.sessionId);
+    const poll = pollOr404(await findActivePoll(ctx.params.sessionId));
     const [counts, status] = await Promise.all([voteCounts(poll._id), readPollStatus(poll._id)]);
     const csrfToken = issueCsrfToken(ctx, csrfSecret, poll._id);
     // Additive (docs/closing.md): only a closed poll says so, so an open poll's view is the spec's.
@@ -218,9 +226,9 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
 
   router.put('/api/sessions/:sessionId/plan', requireCsrf(csrfSecret), jsonBody(), async (ctx) => {
     const { paymentPlan } = parseJsonBody(ctx, SetPlanRequest);
-    const sessionId = (await activePollOr404(ctx.params.sessionId))._id;
+    const sessionId = pollOr404(await findActivePoll(ctx.params.sessionId, ['_id']))._id;
     const result = await PollModel.updateOne(activePoll(sessionId), { $set: { paymentPlan, lastActivityAt: new Date() } });
-    if (result.matchedCount === 0) throw new HttpError(404, SESSION_NOT_FOUND);
+    if (result.matchedCount === 0) throw pollNotFound();
     const body: SetPlanResponse = { sessionId, paymentPlan };
     ctx.body = body;
   });

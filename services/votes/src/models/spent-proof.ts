@@ -1,3 +1,4 @@
+import { HOUR_MS } from '@logovote/contracts';
 import { timeBucketedLog } from '@logovote/models';
 
 /**
@@ -10,7 +11,7 @@ const spentProofs = timeBucketedLog<{ pollId: string }>({
   collection: 'spent_proofs',
   model: 'SpentProof',
   fields: { pollId: { type: String, required: true } },
-  spansMs: [60 * 60 * 1000],
+  spansMs: [HOUR_MS],
 });
 
 /** Records a proof as used: false when it was used before. */

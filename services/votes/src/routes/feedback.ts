@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { RESULTS_WITHHELD, ReasonsQuery, SESSION_NOT_FOUND } from '@logovote/contracts';
+import { RESULTS_WITHHELD, ReasonsQuery } from '@logovote/contracts';
 import { RESULTS_RULE_FIELDS, channelNamer, findActivePoll, isPollCreator, resultsWithheldFrom, type LogEntry } from '@logovote/models';
-import { HttpError, parseInput, type resultsViewerClues } from '@logovote/service-kit';
+import { HttpError, parseInput, pollOr404, type resultsViewerClues } from '@logovote/service-kit';
 
 /**
  * What the public reads of voters' words (reasons and notes, docs/reasons.md) share: the poll they belong
@@ -15,8 +15,7 @@ import { HttpError, parseInput, type resultsViewerClues } from '@logovote/servic
  * the viewer is its creator.
  */
 async function readablePollOf(ctx: Context, viewerOf: ReturnType<typeof resultsViewerClues>, logoId: string) {
-  const poll = await findActivePoll(ctx.params.sessionId, ['logos', 'channels', ...RESULTS_RULE_FIELDS]);
-  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+  const poll = pollOr404(await findActivePoll(ctx.params.sessionId, ['logos', 'channels', ...RESULTS_RULE_FIELDS]));
   const viewer = viewerOf(ctx, poll._id);
   const withheld = await resultsWithheldFrom(poll, viewer);
   if (withheld) throw new HttpError(403, RESULTS_WITHHELD[withheld]);

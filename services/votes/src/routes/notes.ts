@@ -8,7 +8,7 @@ import { maskProfanity } from '../profanity';
 import { requestVoter } from '../voter';
 import { refuseVoteIfClosed } from '../voting-closed';
 import { readWordsPage } from './feedback';
-import { MISSING_FINGERPRINT, findPoll } from './votes';
+import { MISSING_FINGERPRINT, pollToVoteOnOr404 } from './votes';
 
 export interface NotesRouteOptions {
   csrfSecret: string;
@@ -29,7 +29,7 @@ export function notesRouter(options: NotesRouteOptions): Router {
   /** The poll and the voter of a write: a voter of this poll, with a vote, while voting is open. */
   async function writer(ctx: Context, logoId: string) {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
-    const poll = await findPoll(ctx.params.sessionId);
+    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
     await refuseVoteIfClosed(poll._id);
     const { voteId } = await voterOf(ctx, poll._id, fingerprint);
@@ -64,7 +64,7 @@ export function notesRouter(options: NotesRouteOptions): Router {
 
   router.get('/my-notes', async (ctx) => {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
-    const poll = await findPoll(ctx.params.sessionId);
+    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
     const { voteId } = await voterOf(ctx, poll._id, fingerprint);
     const body: MyNotes = { notes: (await notesOfVoter(voteId)).map((note) => ({ logoId: note.logoId, note: note.text })) };
     // Per visitor (by header and cookie), so no cache may keep it for the URL.

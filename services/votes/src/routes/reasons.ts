@@ -16,7 +16,7 @@ import { maskProfanity } from '../profanity';
 import { requestVoter } from '../voter';
 import { refuseVoteIfClosed } from '../voting-closed';
 import { readWordsPage } from './feedback';
-import { MISSING_FINGERPRINT, findPoll } from './votes';
+import { MISSING_FINGERPRINT, pollToVoteOnOr404 } from './votes';
 
 export interface ReasonsRouteOptions {
   csrfSecret: string;
@@ -34,7 +34,7 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
   router.put('/reason', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
     const { reason } = parseJsonBody(ctx, ReasonRequest);
-    const poll = await findPoll(ctx.params.sessionId);
+    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
     // Voting has ended on a closed poll, explaining a vote with it (docs/closing.md).
     await refuseVoteIfClosed(poll._id);
     const { voteId } = await voterOf(ctx, poll._id, fingerprint);

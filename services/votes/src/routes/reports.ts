@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { REPORT_MESSAGES, ReportRequest, SESSION_NOT_FOUND, type ReportResponse } from '@logovote/contracts';
+import { HOUR_MS, REPORT_MESSAGES, ReportRequest, type ReportResponse } from '@logovote/contracts';
 import {
   findActivePoll,
   hasReported,
@@ -10,7 +10,7 @@ import {
   reportsOfAddressSince,
   withdrawReport,
 } from '@logovote/models';
-import { HttpError, hashIp, jsonBody, parseJsonBody, requireCsrf } from '@logovote/service-kit';
+import { HttpError, hashIp, jsonBody, parseJsonBody, pollOr404, requireCsrf } from '@logovote/service-kit';
 import { maskProfanity } from '../profanity';
 
 export interface ReportsRouteOptions {
@@ -21,8 +21,6 @@ export interface ReportsRouteOptions {
   /** Reports one address may make in a sliding hour, across polls. */
   reportsPerAddressPerHour: number;
 }
-
-const HOUR_MS = 60 * 60 * 1000;
 
 /** POST /api/sessions/{sessionId}/reports: a voter reports a poll (docs/moderation.md). */
 export function reportsRouter(options: ReportsRouteOptions): Router {
@@ -39,8 +37,7 @@ export function reportsRouter(options: ReportsRouteOptions): Router {
   // (the keyed hash the votes service already stores for the per-address cap, never the address).
   router.post('/reports', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { category, note } = parseJsonBody(ctx, ReportRequest);
-    const poll = await findActivePoll(ctx.params.sessionId, ['_id']);
-    if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
+    const poll = pollOr404(await findActivePoll(ctx.params.sessionId, ['_id']));
     const ipHash = hashIp(options.ipHashSalt, ctx.ip);
     const { round } = await readPollStatus(poll._id);
     const body: ReportResponse = { sessionId: poll._id, reported: true };

@@ -2,14 +2,13 @@ import Router from '@koa/router';
 import {
   FINGERPRINT_HEADER,
   VOTE_PROOF_HEADER,
-  SESSION_NOT_FOUND,
   VoteRequest,
   type MyVote,
   type ProofRequired,
   type VoteResponse,
 } from '@logovote/contracts';
 import { bindVoterCookie, currentVote, findActivePoll, reasonOf, voteChangeSignaller } from '@logovote/models';
-import { HttpError, jsonBody, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
+import { HttpError, jsonBody, parseJsonBody, pollOr404, requireCsrf, type Logger } from '@logovote/service-kit';
 import { castVote, type SeatPolicy } from '../cast-vote';
 import { mirrorIntoChannel } from '../channel-vote';
 import { requireFingerprint } from '../fingerprint';
@@ -40,10 +39,8 @@ export interface VotesRouteOptions {
 export const UNKNOWN_CHANNEL = 'This channel is not part of this voting session';
 export const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
 /** The poll, if it may be voted on, with what voting needs of it; else the spec's 404. */
-export async function findPoll(sessionId: string | undefined) {
-  const poll = await findActivePoll(sessionId, ['logos', 'sharedNetwork', 'channels']);
-  if (!poll) throw new HttpError(404, SESSION_NOT_FOUND);
-  return poll;
+export async function pollToVoteOnOr404(sessionId: string | undefined) {
+  return pollOr404(await findActivePoll(sessionId, ['logos', 'sharedNetwork', 'channels']));
 }
 
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
@@ -54,7 +51,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
 
   router.get('/my-vote', async (ctx) => {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
-    const poll = await findPoll(ctx.params.sessionId);
+    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
     const { voteId } = await voterOf(ctx, poll._id, fingerprint);
     const { logoId, rev } = await currentVote(voteId);
     // The reason given for this vote, so the page can show it for editing (docs/reasons.md).
@@ -68,7 +65,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
   router.post('/vote', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
     const { logoId, via } = parseJsonBody(ctx, VoteRequest);
-    const poll = await findPoll(ctx.params.sessionId);
+    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
     const channels = poll.channels ?? [];
     if (via !== undefined && !channels.some((channel) => channel.id === via)) throw new HttpError(400, UNKNOWN_CHANNEL);

@@ -1,9 +1,9 @@
 /**
- * A non-OK response. Its message is the spec's generic one (section 8): the status code, a colon
- * and a space, then the response body text, or the status text when the body is empty.
+ * A non-OK response of the API, as the browser sees it. Its message is the spec's generic one (section 8):
+ * the status code, a colon and a space, then the response body text, or the status text when the body is empty.
  */
-export class HttpError extends Error {
-  override readonly name = 'HttpError';
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
 
   constructor(
     readonly status: number,
@@ -26,6 +26,6 @@ export class HttpError extends Error {
 }
 
 /** Parses a JSON body; an empty body (204, or a 202 without content) is `undefined`. */
-export function parseJsonBody<T>(text: string): T {
+export function parseResponseJson<T>(text: string): T {
   return (text ? JSON.parse(text) : undefined) as T;
 }
