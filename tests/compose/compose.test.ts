@@ -19,6 +19,8 @@ import { buildStandInImages } from '../../scripts/deploy/standins';
 import { type ComposeStack, prepareComposeStack } from './compose-stack';
 
 const log = (line: string) => process.stdout.write(`[compose] ${line}\n`);
+// Every hook and test here calls the container engine (a build, a run, an inspect): seconds each on a busy host.
+jest.setTimeout(5 * 60_000);
 
 const compose = readComposeConfig(join(repoRoot, '.env.example'), { standIns: true });
 const builtServices = Object.entries(compose.services).filter(([, service]) => service.build);
