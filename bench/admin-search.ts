@@ -105,9 +105,6 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     let written = REUSE ? await PollModel.estimatedDocumentCount() : 0;
     let entries = REUSE ? await PollSearchTermModel.estimatedDocumentCount() : 0;
-    // A reused run from before the admin list was written here: its polls listed once.
-    if (REUSE && (await PollListModel.exists({ _id: written })) === null)
-      for (let from = 0; from < written; from += BATCH) await listInBulk(from, Math.min(BATCH, written - from));
     const seedStart = performance.now();
     for (const size of CHECKPOINTS) {
       while (written < size) {

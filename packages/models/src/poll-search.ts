@@ -90,7 +90,7 @@ export async function unindexPollForSearch(pollId: string): Promise<void> {
 }
 
 /** The newest polls a search of common words alone looks through at most. */
-export const SEARCH_NEWEST_SCANNED = 500;
+const SEARCH_NEWEST_SCANNED = 500;
 
 /**
  * The ids of polls found by every word of `query` (each word as a prefix), newest first, at most `limit`,
