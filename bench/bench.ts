@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { ensureInfraInstalled, repoRoot, stopAll, toolPath } from '@logovote/devstack';
+import { ensureInfraInstalled, findFreePort, repoRoot, stopAll, toolPath } from '@logovote/devstack';
 import { format, resolveConfig } from 'prettier';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser';
@@ -127,6 +127,8 @@ async function main(): Promise<void> {
   const outDir = join(runDir, 'k6');
   mkdirSync(outDir, { recursive: true });
   const ports = await freePorts();
+  // The scale section's reference flow goes through the same gateway, under /reference (bench/reference/server.ts).
+  const referencePort = await findFreePort();
   log('starting the stack on free ports with fresh data');
   const stack = await startStack({
     runDir,
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
     logLevel: 'info',
     env: { ...BENCH_API_RATE, ...BENCH_CREATION_LIMITS },
     log,
+    harnessRoute: { prefix: '/reference', port: referencePort },
   });
   // k6 binds loopback source addresses, so it must reach the gateway by IPv4 address.
   const gateway = `http://127.0.0.1:${ports.gateway}`;
@@ -186,6 +189,8 @@ async function main(): Promise<void> {
       processes,
       servicePorts: ports.services,
       postgresPort: ports.postgres,
+      referencePort,
+      logDir: stack.logDir,
       log,
     };
     if (process.env.LOGOVOTE_BENCH_ONLY === 'scale') {

@@ -12,7 +12,16 @@ import type { RawUpsertResult, ReadCosts } from './database';
 import { OFFICE_VOTERS, type PollKindResults, type ProofOfWorkResults } from './proof-of-work';
 import { LIGHTHOUSE_RUNS, type LighthouseLevel } from './lighthouse-levels';
 import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseCategory, type LighthouseSummary } from './lighthouse';
-import { BULK_BATCH, FLOW_VUS, PROBED, probeMs, type FlowShape, type ScaleResults } from './scale';
+import {
+  BULK_BATCH,
+  FLOW_CONCURRENCY,
+  PROBED,
+  REFERENCE_SHARE_GOAL,
+  probeMs,
+  type FlowCosts,
+  type FlowShape,
+  type ScaleResults,
+} from './scale';
 import type { LiveResults } from './live';
 import { LOGO_KIND_DESCRIPTIONS, SLOW_PHONE_RUNS, type LogoKindsResults } from './logo-kinds';
 import { SLOW_PHONE, SLOW_PHONE_BUDGET_MS } from './slow-phone';
@@ -93,9 +102,9 @@ export const LIGHTHOUSE_BUDGETS = {
 
 /** Budgets of the hot paths: at 100 000 stored votes (p95), and at 1 000 000 within a factor of that. */
 export const SCALE_BUDGETS = {
-  /** 100 000 voter flows in at most 600 s: 167 voters/s, in each shape. */
-  flowVoters: 100_000,
-  flowSeconds: 600,
+  /** The product's voter flows/s ÷ the reference flows/s, in each shape (a ratio: the machine's speed cancels out). */
+  referenceShare: REFERENCE_SHARE_GOAL,
+  commandsPerFlow: 6,
   p95AtHundredThousandMs: { session_view: 100, my_vote: 100, first_vote: Number.NaN, changed_vote: 150, admin_page: 300 },
   factorAtMillion: 3,
 } as const;
@@ -450,33 +459,53 @@ const SHAPE_TITLES: Record<FlowShape['shape'], string> = { spread: 'spread over 
 const TOP_TABLES = 3;
 const perFlow = (value: number, voters: number) => fixed(value / voters, 2);
 
-/** One voter-flow shape's figures: its rate against the goal, its counts, and what a voter cost each process and the database. */
+const commandsOf = (costs: FlowCosts) => sum(Object.values(costs.dbCommands).flatMap((counts) => Object.values(counts)));
+const failuresOf = (costs: FlowCosts) =>
+  Object.entries(costs.failures)
+    .map(([failure, n]) => `${n} × ${failure}`)
+    .join(', ');
+
+/** One voter-flow shape's figures: its rate against the reference's, its counts, and what a voter cost each process and the database. */
 function shapeView(shape: FlowShape, cores: number) {
-  const goalRate = SCALE_BUDGETS.flowVoters / SCALE_BUDGETS.flowSeconds;
-  const budgetSeconds = shape.voters / goalRate;
-  const commands = sum(Object.values(shape.dbCommands).flatMap((counts) => Object.values(counts)));
+  const commands = commandsOf(shape);
+  const rate = shape.voters / shape.seconds;
+  const referenceRate = shape.reference.voters / shape.reference.seconds;
+  const share = rate / referenceRate;
   const ferretCpu = shape.cpu.find((each) => each.name === 'FerretDB')?.seconds ?? Number.NaN;
   const postgresCpu = shape.cpu.find((each) => each.name === 'PostgreSQL')?.seconds ?? Number.NaN;
   // A voter's CPU on one process bounds the voters/s that all the cores could carry, were that process alone.
   const ceiling = (cpuSeconds: number) => fixed((cores * shape.voters) / cpuSeconds);
+  const requests = (costs: FlowCosts) =>
+    (['session', 'myVote', 'vote'] as const)
+      .map((name) => `${ms(costs.requestMs[name].p50)} / ${ms(costs.requestMs[name].p95)}`)
+      .join(', ');
   return {
     title: SHAPE_TITLES[shape.shape],
     ...shape.exact,
     onePoll: shape.polls === 1,
     polls: shape.polls,
-    batches: shape.batches,
-    oneBatch: shape.batches === 1,
-    addresses: shape.batches * FLOW_VUS,
-    perAddressAndPoll: shape.perAddressAndPoll,
     voters: shape.voters.toLocaleString('en'),
     seconds: fixed(shape.seconds),
-    k6Seconds: fixed(shape.k6Seconds),
-    voterRate: fixed(shape.voters / shape.seconds),
-    failedRequests: shape.failedRequests,
+    voterRate: fixed(rate),
+    failedFlows: shape.failedFlows,
+    failures: failuresOf(shape),
+    requests: requests(shape),
     load: load(shape.load),
-    budgetSeconds: fixed(budgetSeconds),
-    goalRate: fixed(goalRate),
-    verdict: verdict(shape.seconds <= budgetSeconds && shape.failedRequests === 0 && shape.exact.mismatches === 0),
+    reference: {
+      voters: shape.reference.voters.toLocaleString('en'),
+      seconds: fixed(shape.reference.seconds),
+      rate: fixed(referenceRate),
+      failedFlows: shape.reference.failedFlows,
+      failures: failuresOf(shape.reference),
+      requests: requests(shape.reference),
+      commandsPerFlow: perFlow(commandsOf(shape.reference), shape.reference.voters),
+      cpuPerVoter: fixed((shape.reference.machineCpuSeconds * 1000) / shape.reference.voters, 1),
+    },
+    share: fixed(share, 2),
+    shareGoal: SCALE_BUDGETS.referenceShare,
+    shareVerdict: verdict(share >= SCALE_BUDGETS.referenceShare && shape.failedFlows === 0 && shape.exact.mismatches === 0),
+    commandsGoal: SCALE_BUDGETS.commandsPerFlow,
+    commandsVerdict: verdict(commands / shape.voters <= SCALE_BUDGETS.commandsPerFlow),
     windowSeconds: fixed(shape.windowSeconds),
     pendingAfter: shape.pendingAfter,
     commandsPerFlow: perFlow(commands, shape.voters),
@@ -487,80 +516,87 @@ function shapeView(shape: FlowShape, cores: number) {
     ferretMsPerVoter: fixed((ferretCpu * 1000) / shape.voters, 1),
     ferretCeiling: ceiling(ferretCpu),
     databaseCeiling: ceiling(ferretCpu + postgresCpu),
-    ferretBelowGoal: (cores * shape.voters) / ferretCpu < goalRate,
-    databaseBelowGoal: (cores * shape.voters) / (ferretCpu + postgresCpu) < goalRate,
   };
 }
 
-/** Rows of a table with a column per shape: `value` of each shape for each of `keys` (rows zero in every shape left out). */
-function shapeRows(
-  shapes: FlowShape[],
-  keys: string[][],
-  value: (shape: FlowShape, key: string[]) => number,
-  format: (n: number, shape: FlowShape) => string,
-) {
-  return keys
-    .filter((key) => shapes.some((shape) => value(shape, key) !== 0))
-    .map((key) => ({ key, values: shapes.map((shape) => format(value(shape, key), shape)) }));
+/** A column of the scale section's cost tables: a shape's flows, or the reference flows after it. */
+interface CostColumn {
+  title: string;
+  costs: FlowCosts;
 }
 
-/** The scale section and its budget rows: the voter flows of each shape and what they cost, the bulk load and the probes per level. */
+/** Rows of a table with a column per shape and reference: `value` of each for each of `keys` (rows zero in every column left out). */
+function columnRows(
+  columns: CostColumn[],
+  keys: string[][],
+  value: (costs: FlowCosts, key: string[]) => number,
+  format: (n: number, costs: FlowCosts) => string,
+) {
+  return keys
+    .filter((key) => columns.some(({ costs }) => value(costs, key) !== 0))
+    .map((key) => ({ key, values: columns.map(({ costs }) => format(value(costs, key), costs)) }));
+}
+
+/** The scale section and its budget rows: the voter flows of each shape against the reference, what they cost, the bulk load and the probes per level. */
 function scaleView(scale: ScaleResults) {
   const { shapes, cores } = scale;
   const [, hundredThousand, million] = scale.probes;
-  const flowsPer = (n: number, shape: FlowShape) => perFlow(n, shape.voters);
-  const services = [...new Set(shapes.flatMap((shape) => Object.keys(shape.dbCommands)))];
+  const columns: CostColumn[] = shapes.flatMap((shape) => [
+    { title: SHAPE_TITLES[shape.shape], costs: shape },
+    { title: `reference, ${SHAPE_TITLES[shape.shape]}`, costs: shape.reference },
+  ]);
+  const flowsPer = (n: number, costs: FlowCosts) => perFlow(n, costs.voters);
+  const servers = [...new Set(columns.flatMap(({ costs }) => Object.keys(costs.dbCommands)))];
   const commandNames = [
-    ...new Set(shapes.flatMap((shape) => Object.values(shape.dbCommands).flatMap((counts) => Object.keys(counts)))),
+    ...new Set(columns.flatMap(({ costs }) => Object.values(costs.dbCommands).flatMap((counts) => Object.keys(counts)))),
   ].sort();
-  const commandsOf = (shape: FlowShape, service: string, command: string) =>
-    sum(Object.entries(shape.dbCommands).flatMap(([name, counts]) => (service === '' || name === service ? [counts[command] ?? 0] : [])));
-  const commandRows = [...services, ''].flatMap((service) =>
-    shapeRows(
-      shapes,
-      [...commandNames, ''].map((command) => [service, command]),
-      (shape, [name, command]) =>
-        command === '' ? sum(commandNames.map((each) => commandsOf(shape, name!, each))) : commandsOf(shape, name!, command!),
+  const commandOf = (costs: FlowCosts, server: string, command: string) =>
+    sum(Object.entries(costs.dbCommands).flatMap(([name, counts]) => (server === '' || name === server ? [counts[command] ?? 0] : [])));
+  const commandRows = [...servers, ''].flatMap((server) =>
+    columnRows(
+      columns,
+      [...commandNames, ''].map((command) => [server, command]),
+      (costs, [name, command]) =>
+        command === '' ? sum(commandNames.map((each) => commandOf(costs, name!, each))) : commandOf(costs, name!, command!),
       flowsPer,
     ),
   );
-  const processNames = [...new Set(shapes.flatMap((shape) => shape.cpu.map((each) => each.name)))];
-  const cpuOf = (shape: FlowShape, name: string) => shape.cpu.find((each) => each.name === name)?.seconds ?? Number.NaN;
-  const msPerVoter = (seconds: number, shape: FlowShape) => `${fixed(seconds, 1)} s, **${fixed((seconds * 1000) / shape.voters, 2)} ms**`;
-  const rest = (shape: FlowShape) => shape.machineCpuSeconds - sum(shape.cpu.map((each) => each.seconds));
+  const processNames = [...new Set(columns.flatMap(({ costs }) => costs.cpu.map((each) => each.name)))];
+  const cpuOf = (costs: FlowCosts, name: string) => costs.cpu.find((each) => each.name === name)?.seconds ?? 0;
+  const msPerVoter = (seconds: number, costs: FlowCosts) => `${fixed(seconds, 1)} s, **${fixed((seconds * 1000) / costs.voters, 2)} ms**`;
+  const rest = (costs: FlowCosts) => costs.machineCpuSeconds - sum(costs.cpu.map((each) => each.seconds));
   return {
     cores,
-    goalVoters: SCALE_BUDGETS.flowVoters.toLocaleString('en'),
-    goalSeconds: SCALE_BUDGETS.flowSeconds,
-    batchAddresses: FLOW_VUS,
+    concurrency: FLOW_CONCURRENCY,
     topTables: TOP_TABLES,
     shapes: shapes.map((shape) => shapeView(shape, cores)),
+    columns: columns.map(({ title }) => title),
     smallerOnePoll: shapes.length > 1 && shapes[1]!.voters < shapes[0]!.voters,
-    commandRows: commandRows.map(({ key: [service, command], values }) => ({
-      service: service === '' ? 'all services' : service,
+    commandRows: commandRows.map(({ key: [server, command], values }) => ({
+      service: server === '' ? 'all servers' : server,
       command: command === '' ? 'all' : command,
       total: command === '',
       values,
     })),
     tableRanks: Array.from({ length: TOP_TABLES }, (_, rank) => ({
       rank: rank + 1,
-      values: shapes.map((shape) => {
-        const [table, rows] = Object.entries(shape.rowsRead).sort(([, a], [, b]) => b - a)[rank] ?? [];
-        return table === undefined ? '' : `${table}: ${perFlow(rows!, shape.voters)}`;
+      values: columns.map(({ costs }) => {
+        const [table, rows] = Object.entries(costs.rowsRead).sort(([, a], [, b]) => b - a)[rank] ?? [];
+        return table === undefined ? '' : `${table}: ${perFlow(rows!, costs.voters)}`;
       }),
     })),
     cpuRows: [
-      ...shapeRows(
-        shapes,
+      ...columnRows(
+        columns,
         processNames.map((name) => [name]),
-        (shape, [name]) => cpuOf(shape, name!),
+        (costs, [name]) => cpuOf(costs, name!),
         msPerVoter,
       ).map(({ key, values }) => ({ name: key[0], values })),
       {
-        name: 'the rest of the machine (k6 running the voters, the bench, anything else it ran)',
-        values: shapes.map((shape) => msPerVoter(rest(shape), shape)),
+        name: 'the rest of the machine (anything else it ran)',
+        values: columns.map(({ costs }) => msPerVoter(rest(costs), costs)),
       },
-      { name: 'all', values: shapes.map((shape) => msPerVoter(shape.machineCpuSeconds, shape)) },
+      { name: 'all', values: columns.map(({ costs }) => msPerVoter(costs.machineCpuSeconds, costs)) },
     ],
     bulk: scale.bulk && { ...scale.bulk, votes: scale.bulk.votes.toLocaleString('en'), seconds: fixed(scale.bulk.seconds) },
     bulkBatch: BULK_BATCH,

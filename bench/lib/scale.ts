@@ -11,22 +11,24 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { insertFirstVotes, voteLedger, type FirstVote } from '@logovote/models';
-import { postgresQuery } from '@logovote/devstack';
+import { postgresQuery, repoRoot, spawnManaged, stopOnFailure, waitForHttp } from '@logovote/devstack';
+import { seedReferencePolls } from '../reference/server';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
+import { runVoterFlows, scheduledVote, type FlowRequest } from './voter-flows';
 import { createPolls, type BenchPoll } from './polls';
 import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './processes';
 
-/** One address per VU, each carrying one voter flow at a time. */
-export const FLOW_VUS = 40;
-/** Flows per address in the spread shape: ITERATIONS / POLLS, 5, voters per address and poll. */
-const FLOW_ITERATIONS = 250;
-/** The votes service's default cap: past it a voter from the same address would have to solve a proof of work. */
-const VOTERS_PER_ADDRESS_PER_POLL = 5;
+/** Voters on their way at once, as the measurement from outside had them (32 browsers at a time). */
+export const FLOW_CONCURRENCY = 32;
 export const SCALE_POLLS = 50;
 /** Voters of each shape: LOGOVOTE_BENCH_SCALE_VOTERS scales both down for a quick check. */
 const SHAPE_VOTERS = Number(process.env.LOGOVOTE_BENCH_SCALE_VOTERS ?? 100_000);
-/** The one-poll shape comes 200 voters to a k6 batch (40 addresses, 5 voters each): 20 000 keep the bench within the hour. */
+/** The one-poll shape's voters: 20 000 keep the bench within the hour. */
 const ONE_POLL_VOTERS = Math.min(SHAPE_VOTERS, 20_000);
+/** The reference flows after each shape: enough for a steady rate, on the store as that shape left it. */
+const REFERENCE_VOTERS = Math.min(SHAPE_VOTERS, 20_000);
+/** The reference goal: the product's voter flows at least this share of the reference flows' rate. */
+export const REFERENCE_SHARE_GOAL = 0.5;
 const BULK_VOTES = 1_000_000;
 const PROBE_ITERATIONS = 100;
 /** Written at once, one poll's, counted by one tally step. */
@@ -45,33 +47,40 @@ export interface ScaleProbe {
 
 export type ShapeName = 'spread' | 'onePoll';
 
-export interface FlowShape {
-  /** spread: over the SCALE_POLLS polls; onePoll: every voter on one new poll, as a widely shared link brings them. */
-  shape: ShapeName;
-  polls: number;
-  batches: number;
-  /** Voters each address brings to each poll. */
-  perAddressAndPoll: number;
+/** p50 and p95 of each request of a voter flow, in ms. */
+export type RequestTimes = Record<FlowRequest, { p50: number; p95: number }>;
+
+/** What a run of flows cost, counted from just before it until its writes were all done. */
+export interface FlowCosts {
   voters: number;
-  /** The flows themselves, k6's batches back to back. */
+  /** The flows themselves. */
   seconds: number;
-  /** Of those, the time k6 ran the voters (the rest: starting and ending each batch). */
-  k6Seconds: number;
-  failedRequests: number;
+  /** Flows with a request not answered 200, by that request and its status. */
+  failures: Record<string, number>;
+  failedFlows: number;
+  requestMs: RequestTimes;
   load: number[];
   /** From just before the flows until the folder caught up after them: every figure below is over it. */
   windowSeconds: number;
-  /** CPU seconds each process of the stack used (k6 itself: the rest of the machine). */
+  /** CPU seconds each process of the stack used (the load generator, in the bench's process: the rest of the machine). */
   cpu: { name: string; seconds: number }[];
   /** CPU seconds the whole machine was busy, all cores together. */
   machineCpuSeconds: number;
-  /** Database commands each service started (its GET /metrics), by command name. */
+  /** Database commands each server started (its GET /metrics), by command name. */
   dbCommands: Record<string, Record<string, number>>;
   /** Rows PostgreSQL read for FerretDB (seq_tup_read + idx_tup_fetch), by table. */
   rowsRead: Record<string, number>;
+}
+
+export interface FlowShape extends FlowCosts {
+  /** spread: over the SCALE_POLLS polls; onePoll: every voter on one new poll, as a widely shared link brings them. */
+  shape: ShapeName;
+  polls: number;
   /** Ledger entries the folder had still to fold when it was given up on (0: caught up). */
   pendingAfter: number;
   exact: { expected: number; counted: number; mismatches: number };
+  /** The reference flows right after, on the same polls and the store as this shape left it. */
+  reference: FlowCosts;
 }
 
 export interface ScaleResults {
@@ -105,23 +114,41 @@ interface ScaleOptions {
   measurePages: (storedVotes: number) => Promise<void>;
   /** The flows and their counts alone: no probes, pages or bulk load. */
   flowsOnly?: boolean;
+  /** Where the gateway sends /reference (startStack's harnessRoute): the reference server listens there. */
+  referencePort: number;
+  logDir: string;
   log: (line: string) => void;
 }
 
-/** The votes per poll and logo that the flow batches and probes cast, from their schedules alone (as scale-voters.js picks). */
-function expectedCounts(polls: BenchPoll[], voterBatches: number, iterations: number, probes: number): Map<string, number> {
+/** The votes per poll and logo that `voters` flows and `probes` probes cast, from their schedules alone. */
+function expectedCounts(polls: BenchPoll[], voters: number, probes: number): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (key: string, n: number) => counts.set(key, (counts.get(key) ?? 0) + n);
-  for (let iteration = 0; iteration < iterations; iteration++) {
-    const poll = polls[iteration % polls.length]!;
-    const logo = poll.logoIds[Math.floor(iteration / polls.length) % poll.logoIds.length]!;
-    add(`${poll.sessionId}/${logo}`, FLOW_VUS * voterBatches);
+  for (let index = 0; index < voters; index++) {
+    const { poll, logoId } = scheduledVote(polls, index);
+    add(`${poll.sessionId}/${logoId}`, 1);
   }
   for (let iteration = 0; iteration < (probes > 0 ? PROBE_ITERATIONS : 0); iteration++) {
     const poll = polls[iteration % polls.length]!;
     add(`${poll.sessionId}/${poll.logoIds[1]!}`, probes);
   }
   return counts;
+}
+
+/** The reference server (bench/reference/server.ts), on the stack's FerretDB, at the port the gateway's /reference goes to. */
+async function startReferenceServer(options: ScaleOptions): Promise<WatchedProcess> {
+  const proc = spawnManaged(
+    'reference',
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', join(repoRoot, 'bench', 'reference', 'server.ts')],
+    {
+      cwd: repoRoot,
+      logDir: options.logDir,
+      env: { ...process.env, PORT: String(options.referencePort), MONGODB_URI: options.mongoUri, LOG_LEVEL: 'info' },
+    },
+  );
+  await stopOnFailure(proc, waitForHttp(`http://127.0.0.1:${options.referencePort}/healthz`, { proc, timeoutMs: 60_000 }));
+  return { name: 'reference server', pid: proc.pid };
 }
 
 async function probe(options: ScaleOptions, index: number, storedVotes: number, pollsFile: string): Promise<ScaleProbe> {
@@ -243,71 +270,52 @@ async function checkCounts(gateway: string, polls: BenchPoll[], expected: Map<st
   return exact;
 }
 
+const nearestRank = (values: number[], share: number) =>
+  [...values].sort((x, y) => x - y)[Math.max(0, Math.ceil(share * values.length) - 1)] ?? Number.NaN;
+
 /**
- * One shape's voter flows: k6 batches of FLOW_VUS addresses, each address bringing `iterations` new
- * visitors over `polls` (iteration i votes in poll i % polls). Counters are read after PostgreSQL's
- * statistics settled before the flows, and again once the folder has caught up after them.
+ * Runs `voters` flows through the gateway under `prefix` and counts what they cost: counters are read after
+ * PostgreSQL's statistics settled before the flows, and again once `settled` (the folder caught up) after them.
  */
-async function runShape(
+async function measureFlows(
   options: ScaleOptions,
-  shape: ShapeName,
-  polls: BenchPoll[],
-  plan: { batches: number; iterations: number; addresses: (batch: number) => string; firstBatch: number },
-): Promise<Omit<FlowShape, 'exact'>> {
-  const { log } = options;
-  const pollsFile = join(options.outDir, `scale-${shape}-polls.json`);
-  writeFileSync(pollsFile, JSON.stringify(polls));
-  const voters = plan.batches * FLOW_VUS * plan.iterations;
-  log(
-    `real voter flows through the gateway, ${shape}: ${voters.toLocaleString('en')} voters over ${polls.length} poll(s) (${plan.batches} batches of ${FLOW_VUS} addresses)`,
-  );
+  run: {
+    prefix: string;
+    polls: BenchPoll[];
+    voters: number;
+    firstVoter: number;
+    processes: WatchedProcess[];
+    metricsPorts: Record<string, number>;
+  },
+  settled: () => Promise<unknown>,
+): Promise<FlowCosts> {
   await sleep(STATS_SETTLE_MS);
   const rowsBefore = rowsRead(options.postgresPort);
-  const commandsBefore = await dbCommands(options.servicePorts);
-  const cpuBefore = options.processes.map(({ pid }) => cpuSeconds(pid));
+  const commandsBefore = await dbCommands(run.metricsPorts);
+  const cpuBefore = run.processes.map(({ pid }) => cpuSeconds(pid));
   const machineBefore = machineBusySeconds();
   const started = Date.now();
-  let voted = 0;
-  let failedRequests = 0;
-  let k6Seconds = 0;
-  for (let batch = 0; batch < plan.batches; batch++) {
-    const run = await runK6({
-      script: 'scale-voters.js',
-      env: {
-        BASE_URL: options.gateway,
-        POLLS_FILE: pollsFile,
-        VUS: String(FLOW_VUS),
-        ITERATIONS: String(plan.iterations),
-        BATCH: String(plan.firstBatch + batch),
-      },
-      localIps: plan.addresses(batch),
-      outDir: join(options.outDir, `scale-${shape}-${batch}`),
-    });
-    voted += metricValue(run, 'iterations', 'count');
-    failedRequests += metricValue(run, 'http_req_failed', 'passes') || 0;
-    k6Seconds += (run.summary.state?.testRunDurationMs ?? Number.NaN) / 1000;
-    if (batch % Math.ceil(plan.batches / 10) === 0 || batch === plan.batches - 1) {
-      log(`  batch ${batch + 1}: ${metricValue(run, 'iterations', 'rate').toFixed(0)} voters/s, ${failedRequests} failed requests so far`);
-    }
-  }
-  const seconds = (Date.now() - started) / 1000;
+  const flows = await runVoterFlows({
+    baseUrl: `${options.gateway}${run.prefix}`,
+    polls: run.polls,
+    voters: run.voters,
+    concurrency: FLOW_CONCURRENCY,
+    firstVoter: run.firstVoter,
+  });
   const load = loadavg();
-  const pendingAfter = await foldersCaughtUp(options.mongoUri);
-  log(`  ${voted} voters in ${seconds.toFixed(0)} s; ${pendingAfter} votes left to fold`);
+  await settled();
   const windowSeconds = (Date.now() - started) / 1000;
-  const cpu = options.processes.map(({ name, pid }, index) => ({ name, seconds: cpuSeconds(pid) - cpuBefore[index]! }));
+  const cpu = run.processes.map(({ name, pid }, index) => ({ name, seconds: cpuSeconds(pid) - cpuBefore[index]! }));
   const machineCpuSeconds = machineBusySeconds() - machineBefore;
-  const commandsAfter = await dbCommands(options.servicePorts);
+  const commandsAfter = await dbCommands(run.metricsPorts);
   await sleep(STATS_SETTLE_MS);
+  const times = (name: FlowRequest) => ({ p50: nearestRank(flows.durations[name], 0.5), p95: nearestRank(flows.durations[name], 0.95) });
   return {
-    shape,
-    polls: polls.length,
-    batches: plan.batches,
-    perAddressAndPoll: Math.ceil(plan.iterations / polls.length),
-    voters: voted,
-    seconds,
-    k6Seconds,
-    failedRequests,
+    voters: flows.voters,
+    seconds: flows.seconds,
+    failures: flows.failures,
+    failedFlows: flows.failedFlows,
+    requestMs: { session: times('session'), myVote: times('myVote'), vote: times('vote') },
     load,
     windowSeconds,
     cpu,
@@ -316,51 +324,84 @@ async function runShape(
       Object.entries(commandsAfter).map(([service, counts]) => [service, difference(commandsBefore[service] ?? {}, counts)]),
     ),
     rowsRead: difference(rowsBefore, rowsRead(options.postgresPort)),
-    pendingAfter,
   };
+}
+
+/** The voters' requests come from the bench's own process (./voter-flows). */
+const LOAD_GENERATOR: WatchedProcess = { name: 'the bench, running the voters', pid: process.pid };
+
+/** Voters so far, over every run: each voter's address and fingerprint are its own. */
+let votersSoFar = 0;
+
+/** One shape's voter flows, then as many reference flows (up to REFERENCE_VOTERS) on the same polls. */
+async function runShape(
+  options: ScaleOptions,
+  reference: WatchedProcess,
+  shape: ShapeName,
+  polls: BenchPoll[],
+  voters: number,
+): Promise<Omit<FlowShape, 'exact'>> {
+  const { log } = options;
+  log(`real voter flows through the gateway, ${shape}: ${voters.toLocaleString('en')} voters over ${polls.length} poll(s)`);
+  let pendingAfter = 0;
+  const firstVoter = votersSoFar;
+  votersSoFar += voters;
+  const product = await measureFlows(
+    options,
+    { prefix: '', polls, voters, firstVoter, processes: [...options.processes, LOAD_GENERATOR], metricsPorts: options.servicePorts },
+    async () => {
+      pendingAfter = await foldersCaughtUp(options.mongoUri);
+    },
+  );
+  log(`  ${product.voters} voters in ${product.seconds.toFixed(0)} s, ${product.failedFlows} failed; ${pendingAfter} votes left to fold`);
+  const referenceVoters = Math.min(voters, REFERENCE_VOTERS);
+  log(`  the reference flow: ${referenceVoters.toLocaleString('en')} voters`);
+  const referenceFirst = votersSoFar;
+  votersSoFar += referenceVoters;
+  const referenceCosts = await measureFlows(
+    options,
+    {
+      prefix: '/reference',
+      polls,
+      voters: referenceVoters,
+      firstVoter: referenceFirst,
+      processes: [...options.processes, reference, LOAD_GENERATOR],
+      metricsPorts: { reference: options.referencePort },
+    },
+    async () => undefined,
+  );
+  log(`  ${referenceCosts.voters} reference flows in ${referenceCosts.seconds.toFixed(0)} s, ${referenceCosts.failedFlows} failed`);
+  return { ...product, shape, polls: polls.length, pendingAfter, reference: referenceCosts };
 }
 
 export async function runScaleSection(options: ScaleOptions): Promise<ScaleResults> {
   const { polls, outDir, log, flowsOnly } = options;
   const pollsFile = join(outDir, 'scale-polls.json');
   writeFileSync(pollsFile, JSON.stringify(polls));
+  const reference = await startReferenceServer(options);
+  // The second shape's poll is created now, so both shapes' reference twins are written before any flow.
+  const onePoll = (await createPolls(options.gateway, 1)).polls;
+  await mongoose.connect(options.mongoUri);
+  try {
+    await seedReferencePolls([...polls, ...onePoll]);
+  } finally {
+    await mongoose.disconnect();
+  }
   const probes = flowsOnly ? [] : [await probe(options, 0, 0, pollsFile)];
   if (!flowsOnly) await options.measurePages(0);
 
-  // Spread: each VU's iteration i votes in poll i % SCALE_POLLS, so FLOW_ITERATIONS / SCALE_POLLS voters per address and poll.
-  const spreadBatches = Math.ceil(SHAPE_VOTERS / (FLOW_VUS * FLOW_ITERATIONS));
-  const spreadIterations = Math.floor(SHAPE_VOTERS / (FLOW_VUS * spreadBatches));
-  const spread = await runShape(options, 'spread', polls, {
-    batches: spreadBatches,
-    iterations: spreadIterations,
-    addresses: (batch) => loopbackRange(20 + batch, FLOW_VUS),
-    firstBatch: 0,
-  });
+  const spread = await runShape(options, reference, 'spread', polls, SHAPE_VOTERS);
   if (!flowsOnly) {
     probes.push(await probe(options, 1, spread.voters + PROBE_ITERATIONS, pollsFile));
     await options.measurePages(spread.voters + PROBE_ITERATIONS);
   }
   const shapes: FlowShape[] = [
-    {
-      ...spread,
-      exact: await checkCounts(options.gateway, polls, expectedCounts(polls, spreadBatches, spreadIterations, probes.length), log),
-    },
+    { ...spread, exact: await checkCounts(options.gateway, polls, expectedCounts(polls, spread.voters, probes.length), log) },
   ];
 
-  // One poll: every address brings the cap's voters to it, one batch after another from fresh addresses of one block.
-  const onePoll = (await createPolls(options.gateway, 1)).polls;
-  const onePollBatches = Math.floor(ONE_POLL_VOTERS / (FLOW_VUS * VOTERS_PER_ADDRESS_PER_POLL));
-  const shared = await runShape(options, 'onePoll', onePoll, {
-    batches: onePollBatches,
-    iterations: VOTERS_PER_ADDRESS_PER_POLL,
-    addresses: (batch) => loopbackRange(60, FLOW_VUS, batch * FLOW_VUS),
-    // Fingerprints of their own, apart from the spread shape's batches.
-    firstBatch: 1000,
-  });
-  shapes.push({
-    ...shared,
-    exact: await checkCounts(options.gateway, onePoll, expectedCounts(onePoll, onePollBatches, VOTERS_PER_ADDRESS_PER_POLL, 0), log),
-  });
+  // One poll: every voter on one new poll, as a widely shared link brings them.
+  const shared = await runShape(options, reference, 'onePoll', onePoll, ONE_POLL_VOTERS);
+  shapes.push({ ...shared, exact: await checkCounts(options.gateway, onePoll, expectedCounts(onePoll, shared.voters, 0), log) });
   const cores = cpus().length;
   if (flowsOnly) return { cores, shapes, pendingAtProbe: [], probes };
 

@@ -44,6 +44,26 @@ export function renderGatewayServerConfig(values: Record<string, string>): strin
   return renderTemplate(readFileSync(gatewayTemplatePath, 'utf8'), { ...GATEWAY_LIMIT_DEFAULTS, ...values });
 }
 
+/** A route a test harness adds to the gateway: requests under `prefix` go to 127.0.0.1:`port`. */
+export interface HarnessRoute {
+  prefix: string;
+  port: number;
+}
+
+/**
+ * The gateway's configuration with a harness's route (the bench's reference flow) added, proxied as the API's
+ * locations are (same upstream keep-alive, error pages and rate limit), so it costs what an API route costs.
+ */
+export function withHarnessRoute(serverConfig: string, route: HarnessRoute): string {
+  const upstream = `upstream harness { server 127.0.0.1:${route.port}; keepalive 32; }`;
+  const location = `  location ${route.prefix}/ {
+    include snippets/api-error-pages.conf;
+    error_page 429 = @api_rate_limited;
+    proxy_pass http://harness;
+  }`;
+  return `${upstream}\n${serverConfig.replace(/\}\s*$/, `${location}\n}\n`)}`;
+}
+
 /**
  * Puts the gateway's snippets (gateway/templates/snippets) into `confDir/snippets`, where `confDir` holds the main
  * nginx configuration: the server block includes them by a path relative to that folder, as in production, where

@@ -16,7 +16,7 @@ import {
   waitForHttp,
   type ManagedProcess,
 } from '@logovote/devstack';
-import { copyGatewaySnippets, gatewayLimits, renderGatewayServerConfig } from './gateway-config';
+import { copyGatewaySnippets, gatewayLimits, renderGatewayServerConfig, withHarnessRoute, type HarnessRoute } from './gateway-config';
 import { htpasswdLine, loadOrCreateSecrets, type StackSecrets } from './secrets';
 
 export const SERVICES = ['sessions', 'votes', 'media', 'notify'] as const;
@@ -121,6 +121,8 @@ export interface StackOptions {
   /** Base environment for secrets and overrides (ADMIN_USER, CSRF_SECRET, ...). */
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /** A test harness's own route through the gateway (the bench's reference flow). */
+  harnessRoute?: HarnessRoute;
 }
 
 export interface Stack {
@@ -312,7 +314,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         ...gatewayLimits(options.env),
       });
       const confPath = join(gatewayDir, 'nginx.conf');
-      writeFileSync(confPath, renderNginxConf(gatewayDir, serverConfig));
+      const routedConfig = options.harnessRoute ? withHarnessRoute(serverConfig, options.harnessRoute) : serverConfig;
+      writeFileSync(confPath, renderNginxConf(gatewayDir, routedConfig));
       copyGatewaySnippets(gatewayDir);
       const { proc } = await startNginx({
         prefixDir: gatewayDir,
