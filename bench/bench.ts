@@ -27,7 +27,8 @@ import { LIGHTHOUSE_RUNS, measureLighthouseLevel, type LighthouseLevel } from '.
 import { measureProofOfWork, type ProofOfWorkResults } from './lib/proof-of-work';
 import { findPid, residentBytes, type WatchedProcess } from './lib/processes';
 import { measureReadCosts } from './lib/database';
-import { createPolls } from './lib/polls';
+import { createPolls, type BenchPoll } from './lib/polls';
+import { seedReferenceTwins, startReferenceServer } from './lib/reference';
 import { runLiveSection } from './lib/live';
 import { measureLogoKinds } from './lib/logo-kinds';
 import { renderLive, renderLogoKinds, renderProofOfWork, renderReport, renderScale, renderStorm, type BenchResults } from './lib/report';
@@ -154,6 +155,8 @@ async function main(): Promise<void> {
   let succeeded = false;
   try {
     const processes = stackProcesses(ports, runDir);
+    const reference = await startReferenceServer({ port: referencePort, mongoUri: stack.mongoUri, logDir: stack.logDir });
+    const seedReference = (polls: BenchPoll[]) => seedReferenceTwins(stack.mongoUri, polls);
     await sleep(5000);
     if (process.env.LOGOVOTE_BENCH_ONLY === 'live') {
       const { polls, csrfCookie } = await createPolls(gateway, 1);
@@ -175,7 +178,7 @@ async function main(): Promise<void> {
       return;
     }
     if (process.env.LOGOVOTE_BENCH_ONLY === 'storm') {
-      const stormResults = await runVoteStorm({ gateway, mongoUri: stack.mongoUri, runDir, outDir, processes, log });
+      const stormResults = await runVoteStorm({ gateway, seedReference, runDir, outDir, processes, log });
       log('poll creation with four large logos');
       const storm = renderStorm({ ...stormResults, creation: await measureCreation(gateway, runDir, outDir) });
       process.stdout.write(`${storm.budgetRows.join('\n')}\n\n${storm.section}`);
@@ -189,8 +192,9 @@ async function main(): Promise<void> {
       processes,
       servicePorts: ports.services,
       postgresPort: ports.postgres,
+      reference,
       referencePort,
-      logDir: stack.logDir,
+      seedReference,
       log,
     };
     if (process.env.LOGOVOTE_BENCH_ONLY === 'scale') {
@@ -227,9 +231,9 @@ async function main(): Promise<void> {
       },
     });
 
-    const { raw, storm, exact, polls, csrfCookie, underStorm } = await runVoteStorm({
+    const { referenceStorm, storm, exact, polls, csrfCookie, underStorm } = await runVoteStorm({
       gateway,
-      mongoUri: stack.mongoUri,
+      seedReference,
       runDir,
       outDir,
       processes,
@@ -323,7 +327,7 @@ async function main(): Promise<void> {
       durationSeconds: (Date.now() - started) / 1000,
       buildSeconds,
       rateLimits: BENCH_API_RATE,
-      raw,
+      referenceStorm,
       storm,
       exact,
       readCosts,

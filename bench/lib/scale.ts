@@ -11,8 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { insertFirstVotes, voteLedger, type FirstVote } from '@logovote/models';
-import { postgresQuery, repoRoot, spawnManaged, stopOnFailure, waitForHttp } from '@logovote/devstack';
-import { seedReferencePolls } from '../reference/server';
+import { postgresQuery } from '@logovote/devstack';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
 import { runVoterFlows, scheduledVote, type FlowRequest } from './voter-flows';
 import { createPolls, type BenchPoll } from './polls';
@@ -114,9 +113,11 @@ interface ScaleOptions {
   measurePages: (storedVotes: number) => Promise<void>;
   /** The flows and their counts alone: no probes, pages or bulk load. */
   flowsOnly?: boolean;
-  /** Where the gateway sends /reference (startStack's harnessRoute): the reference server listens there. */
+  /** The reference server (./reference), and its port for its GET /metrics. */
+  reference: WatchedProcess;
   referencePort: number;
-  logDir: string;
+  /** Gives polls their twins on the reference server's route. */
+  seedReference: (polls: BenchPoll[]) => Promise<void>;
   log: (line: string) => void;
 }
 
@@ -133,22 +134,6 @@ function expectedCounts(polls: BenchPoll[], voters: number, probes: number): Map
     add(`${poll.sessionId}/${poll.logoIds[1]!}`, probes);
   }
   return counts;
-}
-
-/** The reference server (bench/reference/server.ts), on the stack's FerretDB, at the port the gateway's /reference goes to. */
-async function startReferenceServer(options: ScaleOptions): Promise<WatchedProcess> {
-  const proc = spawnManaged(
-    'reference',
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', join(repoRoot, 'bench', 'reference', 'server.ts')],
-    {
-      cwd: repoRoot,
-      logDir: options.logDir,
-      env: { ...process.env, PORT: String(options.referencePort), MONGODB_URI: options.mongoUri, LOG_LEVEL: 'info' },
-    },
-  );
-  await stopOnFailure(proc, waitForHttp(`http://127.0.0.1:${options.referencePort}/healthz`, { proc, timeoutMs: 60_000 }));
-  return { name: 'reference server', pid: proc.pid };
 }
 
 async function probe(options: ScaleOptions, index: number, storedVotes: number, pollsFile: string): Promise<ScaleProbe> {
@@ -378,15 +363,10 @@ export async function runScaleSection(options: ScaleOptions): Promise<ScaleResul
   const { polls, outDir, log, flowsOnly } = options;
   const pollsFile = join(outDir, 'scale-polls.json');
   writeFileSync(pollsFile, JSON.stringify(polls));
-  const reference = await startReferenceServer(options);
+  const { reference } = options;
   // The second shape's poll is created now, so both shapes' reference twins are written before any flow.
   const onePoll = (await createPolls(options.gateway, 1)).polls;
-  await mongoose.connect(options.mongoUri);
-  try {
-    await seedReferencePolls([...polls, ...onePoll]);
-  } finally {
-    await mongoose.disconnect();
-  }
+  await options.seedReference([...polls, ...onePoll]);
   const probes = flowsOnly ? [] : [await probe(options, 0, 0, pollsFile)];
   if (!flowsOnly) await options.measurePages(0);
 

@@ -1,19 +1,20 @@
 /**
- * The vote storm (votes at rising constant rates through the gateway, against the database's own raw upsert
- * rate, counts checked exact afterwards) and poll creation with four large logos: the full bench's sections,
- * and `LOGOVOTE_BENCH_ONLY=storm`'s.
+ * The vote storm (votes at rising constant rates through the gateway, against the same storm on the reference
+ * server's route, counts checked exact afterwards) and poll creation with four large logos: the full bench's
+ * sections, and `LOGOVOTE_BENCH_ONLY=storm`'s.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_LOGO_BYTES } from '@logovote/contracts';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
-import { measureRawUpsertRate, removeRawUpserts, type RawUpsertResult } from './database';
 import { writeLargeLogos } from './fixtures';
 import { createPolls, type BenchPoll } from './polls';
 import { sampleMemory, type MemorySampler, type WatchedProcess } from './processes';
-import type { StormStep } from './report';
+import { sustainedVoteRate, type StormStep } from './report';
 
-/** The vote storm's steps, as shares of the raw upsert rate; the budget is 0.5. */
+/** The reference storm's rates, votes/s: from well below the reference server's limit to well above it on any machine. */
+const REFERENCE_RATES = [25, 50, 100, 150, 200, 300, 400, 600, 800, 1000, 1300];
+/** The vote storm's steps, as shares of the reference's sustained rate; the budget is 0.5. */
 const STORM_STEPS = [0.05, 0.1, 0.15, 0.2, 0.35, 0.5, 0.65, 0.8, 1, 1.2];
 export const STORM_STEP_SECONDS = 12;
 const STORM_WARM_UP_SECONDS = 5;
@@ -45,7 +46,8 @@ function stormStep(run: K6Run, rate: number, seconds: number): StormStep {
 
 export interface VoteStormOptions {
   gateway: string;
-  mongoUri: string;
+  /** Gives the storm's polls their twins on the reference server's route. */
+  seedReference: (polls: BenchPoll[]) => Promise<void>;
   runDir: string;
   outDir: string;
   processes: WatchedProcess[];
@@ -53,7 +55,8 @@ export interface VoteStormOptions {
 }
 
 export interface VoteStormResults {
-  raw: { before: RawUpsertResult; after: RawUpsertResult };
+  /** The same storm on the reference server's route (bench/reference/server.ts), just before. */
+  referenceStorm: { steps: StormStep[] };
   storm: { runs: K6Run[]; steps: StormStep[]; stepSeconds: number; vus: number };
   exact: { polls: number; votes: number; expectedVotes: number; mismatches: number; uncertain: number };
   /** The storm's polls, for the sections after it. */
@@ -62,59 +65,75 @@ export interface VoteStormResults {
   underStorm: ReturnType<MemorySampler['stop']>;
 }
 
-export async function runVoteStorm({ gateway, mongoUri, runDir, outDir, processes, log }: VoteStormOptions): Promise<VoteStormResults> {
-  // The raw upserts go into the votes collection itself, before the storm and after it: on FerretDB a
-  // write costs in proportion to the collection, so the reference must see the sizes the storm sees.
-  const poolSize = Number(new URL(mongoUri).searchParams.get('maxPoolSize') ?? 10);
-  const rawPollId = `bench-raw-upserts-${process.pid}`;
-  const measureRaw = async (when: string) => {
-    log(`raw upsert rate of the database (driver level), ${when}`);
-    const result = await measureRawUpsertRate({ mongoUri, pollId: rawPollId, seconds: 10, concurrency: poolSize, changeRatio: 0.25 });
-    log(`  ${result.perSecond.toFixed(0)} upserts/s (p95 ${result.p95Ms.toFixed(1)} ms) with ${result.collectionSize} votes stored`);
-    return result;
-  };
-  const before = await measureRaw('before the storm');
-
-  const rates = [...new Set(STORM_STEPS.map((share) => Math.max(1, Math.round(share * before.perSecond))))];
-  const { polls, csrfCookie } = await createPolls(gateway, STORM_POLLS);
-  const pollsFile = join(runDir, 'storm-polls.json');
-  writeFileSync(pollsFile, JSON.stringify(polls));
-  log(`vote storm: steps of ${STORM_STEP_SECONDS} s at ${rates.join(', ')} votes/s, until two in a row are not sustained`);
-  const memory = sampleMemory(processes, 1000);
-  const stormRun = (step: number, rate: number, seconds: number) =>
-    runK6({
-      script: 'vote-storm.js',
-      env: {
-        BASE_URL: gateway,
-        RATE: String(rate),
-        DURATION: `${seconds}s`,
-        VUS: String(STORM_VUS),
-        STEP: String(step),
-        POLLS_FILE: pollsFile,
-        CSRF_COOKIE: csrfCookie,
-        P95_BUDGET_MS: String(P95_BUDGET_MS),
-      },
-      // Each step's voters come from addresses of their own, so no address brings more than a few voters.
-      localIps: loopbackRange(10 + step, STORM_VUS),
-      outDir: join(outDir, `storm-${step}-${rate}`),
-    });
-  // A short warm-up at the first rate (connections opened, code optimised by the JIT): its votes count, its figures do not.
-  const runs: K6Run[] = [await stormRun(0, rates[0]!, STORM_WARM_UP_SECONDS)];
-  await sleep(STORM_SETTLE_MS);
+/** Storm steps at `rates`, one after another, until two in a row are not sustained. */
+async function stormSteps(rates: number[], run: (index: number, rate: number) => Promise<K6Run>, log: (line: string) => void) {
+  const runs: K6Run[] = [];
   const steps: StormStep[] = [];
   for (const [index, rate] of rates.entries()) {
-    const run = await stormRun(index + 1, rate, STORM_STEP_SECONDS);
-    const step = stormStep(run, rate, STORM_STEP_SECONDS);
-    runs.push(run);
+    const stepRun = await run(index, rate);
+    const step = stormStep(stepRun, rate, STORM_STEP_SECONDS);
+    runs.push(stepRun);
     steps.push(step);
     log(`  ${rate}/s: ${step.achievedRate.toFixed(1)} votes/s, p95 ${step.p95Ms.toFixed(0)} ms${step.sustained ? '' : ' (not sustained)'}`);
     if (steps.length >= 2 && !steps.at(-1)!.sustained && !steps.at(-2)!.sustained) break;
     await sleep(STORM_SETTLE_MS);
   }
+  return { runs, steps };
+}
+
+export async function runVoteStorm({
+  gateway,
+  seedReference,
+  runDir,
+  outDir,
+  processes,
+  log,
+}: VoteStormOptions): Promise<VoteStormResults> {
+  const { polls, csrfCookie } = await createPolls(gateway, STORM_POLLS);
+  await seedReference(polls);
+  const pollsFile = join(runDir, 'storm-polls.json');
+  writeFileSync(pollsFile, JSON.stringify(polls));
+  const stormRun = (name: string, baseUrl: string, block: number, rate: number, seconds: number) =>
+    runK6({
+      script: 'vote-storm.js',
+      env: {
+        BASE_URL: baseUrl,
+        RATE: String(rate),
+        DURATION: `${seconds}s`,
+        VUS: String(STORM_VUS),
+        STEP: String(block),
+        POLLS_FILE: pollsFile,
+        CSRF_COOKIE: csrfCookie,
+        P95_BUDGET_MS: String(P95_BUDGET_MS),
+      },
+      // Each step's voters come from addresses of their own, so no address brings more than a few voters.
+      localIps: loopbackRange(block, STORM_VUS),
+      outDir: join(outDir, `${name}-${rate}`),
+    });
+
+  log(`reference storm (bench/reference/server.ts): steps of ${STORM_STEP_SECONDS} s at ${REFERENCE_RATES.join(', ')} votes/s`);
+  const reference = await stormSteps(
+    REFERENCE_RATES,
+    (index, rate) => stormRun('reference-storm', `${gateway}/reference`, 70 + index, rate, STORM_STEP_SECONDS),
+    log,
+  );
+  const referenceRate = sustainedVoteRate(reference.steps)?.achievedRate ?? REFERENCE_RATES[0]!;
+  await sleep(STORM_SETTLE_MS);
+
+  const rates = [...new Set(STORM_STEPS.map((share) => Math.max(1, Math.round(share * referenceRate))))];
+  log(`vote storm: steps of ${STORM_STEP_SECONDS} s at ${rates.join(', ')} votes/s, until two in a row are not sustained`);
+  const memory = sampleMemory(processes, 1000);
+  // A short warm-up at the first rate (connections opened, code optimised by the JIT): its votes count, its figures do not.
+  const warmUp = await stormRun('storm-warm-up', gateway, 10, rates[0]!, STORM_WARM_UP_SECONDS);
+  await sleep(STORM_SETTLE_MS);
+  const { runs: stepRuns, steps } = await stormSteps(
+    rates,
+    (index, rate) => stormRun(`storm-${index + 1}`, gateway, 11 + index, rate, STORM_STEP_SECONDS),
+    log,
+  );
+  const runs = [warmUp, ...stepRuns];
   const underStorm = memory.stop();
   await sleep(STORM_SETTLE_MS);
-  const after = await measureRaw('after the storm');
-  await removeRawUpserts(mongoUri, rawPollId);
 
   log('checking the counts after the storm');
   const sumOverSteps = (metric: string) => runs.reduce((sum, run) => sum + (metricValue(run, metric, 'count') || 0), 0);
@@ -131,7 +150,7 @@ export async function runVoteStorm({ gateway, mongoUri, runDir, outDir, processe
   );
   const countRows = counts.flat();
   return {
-    raw: { before, after },
+    referenceStorm: { steps: reference.steps },
     storm: { runs, steps, stepSeconds: STORM_STEP_SECONDS, vus: STORM_VUS },
     exact: {
       polls: polls.length,
