@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 export interface WatchedProcess {
   name: string;
   pid: number;
+  /** Its own threads only, not the processes it started (the bench's own process, which started the stack). */
+  alone?: boolean;
 }
 
 function readProc(pid: number, file: string): string | undefined {
@@ -101,9 +103,9 @@ export function sampleMemory(processes: WatchedProcess[], intervalMs: number): M
 }
 
 /** CPU seconds (user + system) a process and its descendants have used so far; NaN once it is gone. */
-export function cpuSeconds(pid: number): number {
+export function cpuSeconds({ pid, alone }: WatchedProcess): number {
   let ticks = 0;
-  for (const member of processTree(pid)) {
+  for (const member of alone ? [pid] : processTree(pid)) {
     const stat = readProc(member, 'stat');
     if (member === pid && !stat) return Number.NaN;
     if (!stat) continue;

@@ -277,7 +277,7 @@ async function measureFlows(
   await sleep(STATS_SETTLE_MS);
   const rowsBefore = rowsRead(options.postgresPort);
   const commandsBefore = await dbCommands(run.metricsPorts);
-  const cpuBefore = run.processes.map(({ pid }) => cpuSeconds(pid));
+  const cpuBefore = run.processes.map(cpuSeconds);
   const machineBefore = machineBusySeconds();
   const started = Date.now();
   const flows = await runVoterFlows({
@@ -290,7 +290,7 @@ async function measureFlows(
   const load = loadavg();
   await settled();
   const windowSeconds = (Date.now() - started) / 1000;
-  const cpu = run.processes.map(({ name, pid }, index) => ({ name, seconds: cpuSeconds(pid) - cpuBefore[index]! }));
+  const cpu = run.processes.map((watched, index) => ({ name: watched.name, seconds: cpuSeconds(watched) - cpuBefore[index]! }));
   const machineCpuSeconds = machineBusySeconds() - machineBefore;
   const commandsAfter = await dbCommands(run.metricsPorts);
   await sleep(STATS_SETTLE_MS);
@@ -313,7 +313,7 @@ async function measureFlows(
 }
 
 /** The voters' requests come from the bench's own process (./voter-flows). */
-const LOAD_GENERATOR: WatchedProcess = { name: 'the bench, running the voters', pid: process.pid };
+const LOAD_GENERATOR: WatchedProcess = { name: 'the bench, running the voters', pid: process.pid, alone: true };
 
 /** Voters so far, over every run: each voter's address and fingerprint are its own. */
 let votersSoFar = 0;
