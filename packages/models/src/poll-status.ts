@@ -42,7 +42,6 @@ const pollStatus = versionedValue<PollStatus>({
   },
   indexed: ['awaitingReview'],
 });
-export const PollStatusModel = pollStatus.VersionModel;
 
 const valueOf = (version: Version<PollStatus> | null): PollStatus => {
   if (!version) return OPEN;

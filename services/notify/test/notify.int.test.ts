@@ -6,7 +6,7 @@ import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED, type ObjectStore } from '@logovote/service-kit';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, DAY_MS } from '@logovote/contracts';
-import { PollContactModel, PollModel, RateTicketModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
+import { PollContactModel, PollModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
 // The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
 import {
@@ -27,6 +27,9 @@ import { loadConfig } from '../src/config';
 import { createMailer, type Mailer } from '../src/mailer';
 import { purgeNotifyDataOfDeletedPolls } from '../src/poll-data';
 import { pollEmailsBucket } from '../src/send-limit';
+import { storedModel } from '@logovote/models/test-support';
+
+const RateTicketModel = storedModel('rate_tickets');
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(30_000);
@@ -47,7 +50,7 @@ let store: ObjectStore;
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel]);
   mailer = createMailer(config);
   store = await isolatedStore('notify');
   server = createServer(buildApp({ logger: silentLogger, mailer, store, config }).callback());

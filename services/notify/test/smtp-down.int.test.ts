@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { findFreePort, mailCatcherClient, startMailCatcher, type ManagedProcess } from '@logovote/devstack';
-import { PollContactModel, PollModel, RateTicketModel } from '@logovote/models';
+import { PollContactModel, PollModel } from '@logovote/models';
 import { createObjectStore } from '@logovote/service-kit';
 import {
   TEST_CSRF_SECRET,
@@ -37,7 +37,7 @@ beforeAll(async () => {
     SMTP_URL: `smtp://127.0.0.1:${catcher.smtpPort}`,
     ...storeSettings('notify-down-has-no-logos'),
   });
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel]);
   mailer = createMailer(config);
   server = createServer(buildApp({ logger: silentLogger, mailer, store: createObjectStore(config), config }).callback());
 });
