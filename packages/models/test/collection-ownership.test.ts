@@ -53,10 +53,6 @@ const KNOWN_EXCEPTIONS: Record<string, Exception> = {
     reason: 'its own address-hour bucket and rate count beside the rate tickets; a report is withdrawn by a delete',
     writers: ['packages/models/src/poll-report.ts'],
   },
-  poll_contacts: {
-    reason: 'an upsert with a fallback update, changed in place ($set)',
-    writers: ['packages/models/src/poll-contact.ts', 'services/notify/src/poll-data.ts'],
-  },
   fingerprint_test_sessions: {
     reason: "the fingerprint test tool's scratch records, trimmed to the newest by a range delete",
     writers: ['services/votes/src/routes/fingerprint-test.ts'],

@@ -120,9 +120,9 @@ export function versionedValue<Value extends object>(options: {
     return current.filter((version): version is Version<Value> & { key: string } => version !== null);
   }
 
-  /** Removes every version of a key, live or retired. */
-  async function remove(key: string): Promise<void> {
-    await VersionModel.deleteMany({ owner: key });
+  /** Removes every version of a key, live or retired; true when it had any. */
+  async function remove(key: string): Promise<boolean> {
+    return (await VersionModel.deleteMany({ owner: key })).deletedCount > 0;
   }
 
   /** Whether a key has any version stored, live or retired. */
