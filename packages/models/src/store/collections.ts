@@ -1,10 +1,11 @@
 import { model, type Schema } from 'mongoose';
 
 /**
- * Which primitive owns each collection the primitives store in: every primitive creates its collections
- * through `primitiveCollection`, so a collection has exactly one owner, and the owner's module is the only
- * code that writes it. The collection-ownership test reads this to tell the collections built on the
- * primitives from those that still keep their own protocol. Not part of @logovote/models' entry.
+ * Which primitive owns each collection: every primitive creates its collections through
+ * `primitiveCollection` (a claim-once collection is created by its feature's module, which then writes it
+ * only with claimOnce, claimAll and removeClaims), so a collection has exactly one owner and is written
+ * only through that owner's operations. The collection-ownership test reads this to tell the collections
+ * built on the primitives from those that still keep their own protocol. Not part of @logovote/models' entry.
  */
 export type Primitive = 'claimOnce' | 'exactTally' | 'versionedValue' | 'timeBucketedLog';
 
