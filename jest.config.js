@@ -11,6 +11,7 @@ const shared = {
   moduleNameMapper: {
     '^@logovote/(contracts|service-kit|models|media-pipeline|static-server)$': '<rootDir>/packages/$1/src/index.ts',
     '^@logovote/media-pipeline/(link-preview)$': '<rootDir>/packages/media-pipeline/src/$1.ts',
+    '^@logovote/models/test-support$': '<rootDir>/packages/models/test/support/index.ts',
     '^@logovote/devstack$': '<rootDir>/scripts/devstack/src/index.ts',
     '^@logovote/contracts/(runtime-config|voter-order|verdict|limits|channel-link|logo-path)$': '<rootDir>/packages/contracts/src/$1.ts',
   },

@@ -10,12 +10,13 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { insertFirstVotes, voteLedger, type FirstVote } from '@logovote/models';
+import { voteLedger } from '@logovote/models';
 import { postgresQuery } from '@logovote/devstack';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
 import { runVoterFlows, scheduledVote, type FlowRequest } from './voter-flows';
 import { createPolls, type BenchPoll } from './polls';
 import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './processes';
+import { insertFirstVotes, type FirstVote } from '@logovote/models/test-support';
 
 /** Voters on their way at once, as the measurement from outside had them (32 browsers at a time). */
 export const FLOW_CONCURRENCY = 32;

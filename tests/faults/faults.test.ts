@@ -185,8 +185,8 @@ const pollsCollection = () =>
     lastActivityAt: Date;
     logos: { filename: string }[];
   }>('polls');
-/** The notify service's record of a poll's creator (the address the links went to). */
-const contactsCollection = () => db.collection<{ _id: string; email?: string; lastActivityAt: Date }>('poll_contacts');
+/** The notify service's record of a poll's creator (the address the links went to), a versioned value: the live version has the poll as `key`. */
+const contactsCollection = () => db.collection<{ _id: string; key?: string; email?: string; lastActivityAt: Date }>('poll_contacts');
 /** Every object the stored polls point at: what the bucket must hold, no more. */
 async function referencedObjects(): Promise<string[]> {
   const polls = await pollsCollection().find({}).toArray();
@@ -367,7 +367,7 @@ describe('FerretDB stopped and brought back', () => {
 
     const view = await tokenFor(user, poll.sessionId);
     expect(view.view.totalVotes).toBe(fingerprints.length);
-    expect((await contactsCollection().findOne({ _id: poll.sessionId }))?.email).toBe(email);
+    expect((await contactsCollection().findOne({ key: poll.sessionId }))?.email).toBe(email);
     // The creation refused during the outage left nothing: no half-created poll, no object.
     expect(await pollsCollection().countDocuments({ state: { $ne: 'active' } })).toBe(0);
     expect(await objectNames()).toEqual(await referencedObjects());
@@ -475,12 +475,12 @@ describe('the mail server down', () => {
     await stack.stopComponent('maildev');
     const failed = await browser.notify(newEmail());
     expect([failed.status, messageOf(failed)]).toEqual([502, SEND_FAILED]);
-    expect((await contactsCollection().findOne({ _id: poll.sessionId }))?.email).toBeUndefined();
+    expect((await contactsCollection().findOne({ key: poll.sessionId }))?.email).toBeUndefined();
 
     await stack.startComponent('maildev');
     const email = newEmail();
     expect((await browser.notify(email)).status).toBe(200);
-    expect((await contactsCollection().findOne({ _id: poll.sessionId }))?.email).toBe(email);
+    expect((await contactsCollection().findOne({ key: poll.sessionId }))?.email).toBe(email);
   });
 });
 
@@ -591,7 +591,7 @@ describe('privacy: a poll takes its personal data with it', () => {
       20_000,
     );
     await pollsCollection().updateOne({ _id: pollId }, { $set: { lastActivityAt: monthAgo } });
-    await contactsCollection().updateOne({ _id: pollId }, { $set: { lastActivityAt: monthAgo } });
+    await contactsCollection().updateOne({ key: pollId }, { $set: { lastActivityAt: monthAgo } });
     for (const name of ['vote_ledger', 'vote_tallies']) await db.collection(name).updateMany({ tally: pollId }, { $set: { at: monthAgo } });
     // The sweep runs when the service starts (then hourly): a restart is the quickest way to see it.
     await stack.stopComponent('sessions');

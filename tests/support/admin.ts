@@ -6,11 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { AdminPollList, CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { PollModel, VoterSeatModel, insertFirstVotes, listPoll, recordLogoFiles, recordNotifyActivity } from '@logovote/models';
+import { PollModel, VoterSeatModel, listPoll, recordLogoFiles, recordNotifyActivity } from '@logovote/models';
 import { connectMongo, createObjectStore, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { silentLogger, storeSettings } from './integration';
 import { testStack } from './stack-env';
 import { fixture } from './web';
+import { insertFirstVotes } from '@logovote/models/test-support';
 
 /** For Playwright's `httpCredentials`: the browser answers the gateway's basic-auth challenge with them. */
 export function adminCredentials(): { username: string; password: string } {

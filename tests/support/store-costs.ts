@@ -1,7 +1,8 @@
 import mongoose from 'mongoose';
-import { PollModel, insertFirstVotes, type FirstVote } from '@logovote/models';
+import { PollModel } from '@logovote/models';
 import { postgresQuery } from '@logovote/devstack';
 import { testStack } from './stack-env';
+import { insertFirstVotes, type FirstVote } from '@logovote/models/test-support';
 
 /**
  * What the store does for a request, counted rather than timed: the database operations the driver

@@ -19,7 +19,6 @@ const failures = timeBucketedLog<{ address: string }>({
   indexed: ['address'],
   spansMs: [HOUR_MS],
 });
-export const AdminLoginFailureModel = failures.RecordModel;
 
 /** How long a failed sign-in counts. */
 export const ADMIN_LOGIN_FAILURE_WINDOW_MS = DAY_MS;
@@ -32,7 +31,7 @@ export async function recordAdminLoginFailure(address: string, credential: strin
 /** When the address's failed sign-ins of the window before `now` happened, oldest first. */
 export async function adminLoginFailuresOf(address: string, now = new Date()): Promise<Date[]> {
   const since = now.getTime() - ADMIN_LOGIN_FAILURE_WINDOW_MS;
-  const rows = await AdminLoginFailureModel.find({ address }, { at: 1, _id: 0 }).lean();
+  const rows = await failures.recordsWhere('address', address);
   return rows
     .map((row) => row.at)
     .filter((at) => at.getTime() > since)

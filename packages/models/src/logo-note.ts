@@ -33,14 +33,14 @@ export interface NoteExtra {
   voteId: string;
   channel?: string;
 }
-const noteLog = numberedLog<NoteExtra>(LogoNoteModel, {
+export const noteLog = numberedLog<NoteExtra>(LogoNoteModel, {
   pageSize: REASONS_PAGE_SIZE,
   chunkSize: EXPORT_CHUNK,
   extraFields: ['voteId', 'channel'],
 });
 
 /** Each logo of a poll is one numbered log of notes. */
-const logoLog = (pollId: string, logoId: string) => `${pollId}|${logoId}`;
+export const logoLog = (pollId: string, logoId: string) => `${pollId}|${logoId}`;
 const noteKey = (voteId: string, logoId: string) => `${voteId}|${logoId}`;
 
 export interface NewNote {
@@ -52,7 +52,7 @@ export interface NewNote {
   channel: string;
 }
 
-const noteFields = (note: NewNote, at?: Date) => ({
+export const noteFields = (note: NewNote, at?: Date) => ({
   pollId: note.pollId,
   logoId: note.logoId,
   note: noteKey(note.voteId, note.logoId),
@@ -96,19 +96,6 @@ export async function removeNote(voteId: string, logoId: string): Promise<boolea
 export async function notesOfVoter(voteId: string): Promise<{ logoId: string; text: string }[]> {
   const rows = await LogoNoteModel.find({ voteId }, { logoId: 1, text: 1 }).lean();
   return rows.flatMap((row) => (typeof row.text === 'string' ? [{ logoId: row.logoId, text: row.text }] : []));
-}
-
-/**
- * Stores notes of one logo in bulk, numbered after its newest, in the order given (oldest first):
- * fixtures and measurements, written by the product's own key scheme. Not for use beside live voting.
- */
-export async function insertNotesInBulk(notes: (NewNote & { at?: Date })[]): Promise<void> {
-  const first = notes[0];
-  if (!first) return;
-  await noteLog.appendInBulk(
-    logoLog(first.pollId, first.logoId),
-    notes.map((note) => noteFields({ ...note, pollId: first.pollId, logoId: first.logoId }, note.at)),
-  );
 }
 
 export type StoredNote = LogEntry<NoteExtra>;

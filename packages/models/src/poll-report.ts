@@ -29,10 +29,10 @@ pollReportSchema.index({ addressHour: 1 });
 pollReportSchema.index({ pollId: 1 });
 export const PollReportModel = model('PollReport', pollReportSchema);
 
-const roundKey = (pollId: string, round: number) => `${pollId}#${round}`;
+export const roundKey = (pollId: string, round: number) => `${pollId}#${round}`;
 /** A report's key (reportsOfAddressSince names reports by it). */
 export const reportKey = (pollId: string, round: number, ipHash: string) => `${roundKey(pollId, round)}#${ipHash}`;
-const addressHour = (ipHash: string, at: Date) => `${ipHash}|${Math.floor(at.getTime() / HOUR_MS)}`;
+export const addressHour = (ipHash: string, at: Date) => `${ipHash}|${Math.floor(at.getTime() / HOUR_MS)}`;
 
 export interface NewReport {
   pollId: string;
@@ -66,30 +66,6 @@ export async function insertReport(report: NewReport): Promise<'stored' | 'repea
   });
   if (stored) await markReported(report.pollId, report.round, at);
   return stored ? 'stored' : 'repeat';
-}
-
-/**
- * Stores reports in bulk, marking their rounds reported, by the product's own key scheme:
- * fixtures and measurements, not for use beside live reporting (no threshold is checked).
- */
-export async function insertReportsInBulk(reports: NewReport[]): Promise<void> {
-  const BATCH = 1_000;
-  const stamped = reports.map((report) => ({ ...report, at: report.at ?? new Date() }));
-  for (let start = 0; start < stamped.length; start += BATCH) {
-    await PollReportModel.insertMany(
-      stamped.slice(start, start + BATCH).map((report) => ({
-        _id: reportKey(report.pollId, report.round, report.ipHash),
-        pollId: report.pollId,
-        round: roundKey(report.pollId, report.round),
-        addressHour: addressHour(report.ipHash, report.at),
-        category: report.category,
-        ...(report.note ? { note: report.note } : {}),
-        at: report.at,
-      })),
-    );
-  }
-  const rounds = new Map(stamped.map((report) => [roundKey(report.pollId, report.round), report]));
-  for (const report of rounds.values()) await markReported(report.pollId, report.round, report.at);
 }
 
 /** Takes back a report this request stored (the address was over its rate meanwhile). */

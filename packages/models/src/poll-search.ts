@@ -1,6 +1,7 @@
-import { Schema, model } from 'mongoose';
+import { Schema } from 'mongoose';
+import { primitiveCollection } from './store/collections';
 import { listedPolls } from './poll-list';
-import { claimAll, claimOnce } from './store/claim-once';
+import { claimAll, claimOnce, removeClaims } from './store/claim-once';
 
 /**
  * The admin's search of polls by the words of their question and their logos' names (docs/admin.md,
@@ -28,7 +29,7 @@ const searchTermSchema = new Schema(
 );
 searchTermSchema.index({ term: 1 });
 searchTermSchema.index({ pollId: 1 });
-export const PollSearchTermModel = model('PollSearchTerm', searchTermSchema);
+export const PollSearchTermModel = primitiveCollection('claimOnce', 'PollSearchTerm', searchTermSchema);
 
 /**
  * Terms found to have more than a search's cap of entries. FerretDB hands PostgreSQL a filter but not the
@@ -41,7 +42,7 @@ const commonTermSchema = new Schema(
   { _id: { type: String, required: true } },
   { collection: 'poll_search_common_terms', versionKey: false },
 );
-const CommonSearchTermModel = model('CommonSearchTerm', commonTermSchema);
+const CommonSearchTermModel = primitiveCollection('claimOnce', 'CommonSearchTerm', commonTermSchema);
 
 /** The words of `text` as a search sees them: lower case, without accents, split at anything that is not a letter or a digit. */
 export function searchWords(text: string): string[] {
@@ -86,7 +87,7 @@ export async function indexPollForSearch(poll: SearchablePoll): Promise<void> {
 
 /** Removes a poll's search entries (repeatable). */
 export async function unindexPollForSearch(pollId: string): Promise<void> {
-  await PollSearchTermModel.deleteMany({ pollId });
+  await removeClaims(PollSearchTermModel, { pollId });
 }
 
 /** The newest polls a search of common words alone looks through at most. */

@@ -42,7 +42,6 @@ const pollStatus = versionedValue<PollStatus>({
   },
   indexed: ['awaitingReview'],
 });
-export const PollStatusModel = pollStatus.VersionModel;
 
 const valueOf = (version: Version<PollStatus> | null): PollStatus => {
   if (!version) return OPEN;
@@ -128,4 +127,6 @@ export async function pollsAwaitingReview(): Promise<{ pollId: string; round: nu
 }
 
 /** Removes a poll's status (with the poll). */
-export const deletePollStatus = (pollId: string): Promise<void> => pollStatus.remove(pollId);
+export async function deletePollStatus(pollId: string): Promise<void> {
+  await pollStatus.remove(pollId);
+}

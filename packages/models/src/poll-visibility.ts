@@ -1,7 +1,8 @@
-import { Schema, model } from 'mongoose';
+import { Schema } from 'mongoose';
+import { primitiveCollection } from './store/collections';
 import { PollModel, activePoll, findActivePoll, type Poll } from './poll';
 import { readPollStatus } from './poll-status';
-import { claimOnce } from './store/claim-once';
+import { claimOnce, removeClaims } from './store/claim-once';
 
 /**
  * Which poll each stored logo image belongs to, keyed by its file name (docs/moderation.md): the media
@@ -18,7 +19,7 @@ const logoFileSchema = new Schema(
   { collection: 'logo_files', versionKey: false },
 );
 logoFileSchema.index({ pollId: 1 });
-export const LogoFileModel = model('LogoFile', logoFileSchema);
+export const LogoFileModel = primitiveCollection('claimOnce', 'LogoFile', logoFileSchema);
 
 /** Records a poll's logo file names (repeatable: a name recorded already is kept as it is). */
 export async function recordLogoFiles(pollId: string, filenames: string[]): Promise<void> {
@@ -32,7 +33,7 @@ export async function pollOfLogoFile(filename: string): Promise<string | null> {
 
 /** Removes a poll's logo file names (with the poll). */
 export async function deleteLogoFiles(pollId: string): Promise<void> {
-  await LogoFileModel.deleteMany({ pollId });
+  await removeClaims(LogoFileModel, { pollId });
 }
 
 /**

@@ -25,7 +25,6 @@ const tickets = timeBucketedLog<{ subject: string; n: number; takenAt: Date }>({
   indexed: ['subject'],
   spansMs: [DAY_MS],
 });
-export const RateTicketModel = tickets.RecordModel;
 
 export interface RateWindow {
   /** Actions allowed in any window of `windowMs`. */
@@ -46,7 +45,7 @@ export type RateClaim =
 export async function claimRateTicket(subject: string, windows: readonly RateWindow[], clock: () => number = Date.now): Promise<RateClaim> {
   const longestMs = Math.max(...windows.map((window) => window.windowMs));
   for (;;) {
-    const taken = await RateTicketModel.find({ subject }, { n: 1, takenAt: 1, _id: 0 }).lean<{ n: number; takenAt: Date }[]>();
+    const taken = await tickets.recordsWhere('subject', subject);
     const now = clock();
     const takenAt = new Map(taken.map((ticket) => [ticket.n, ticket.takenAt.getTime()]));
     const next = taken.reduce((highest, ticket) => Math.max(highest, ticket.n), -1) + 1;
@@ -66,7 +65,7 @@ export async function claimRateTicket(subject: string, windows: readonly RateWin
 
 /** Removes every ticket of a subject (it is deleted: a poll). */
 export async function removeRateTickets(subject: string): Promise<void> {
-  await RateTicketModel.deleteMany({ subject });
+  await tickets.removeWhere('subject', subject);
 }
 
 /** Deletes the tickets whose windows all ended before today (UTC); resolves with how many. */

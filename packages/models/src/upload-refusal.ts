@@ -40,7 +40,6 @@ const refusalLog = timeBucketedLog<NewUploadRefusal>({
   },
   spansMs: [HOUR_MS, MINUTE_MS],
 });
-export const UploadRefusalModel = refusalLog.RecordModel;
 
 export interface NewUploadRefusal {
   fileName: string;

@@ -46,18 +46,15 @@ export interface ReasonExtra {
   /** The channel the voter came through, '' for the plain link; absent on reasons stored before channels were kept. */
   channel?: string;
 }
-const reasonLog = numberedLog<ReasonExtra>(VoteReasonModel, {
+export const reasonLog = numberedLog<ReasonExtra>(VoteReasonModel, {
   pageSize: REASONS_PAGE_SIZE,
   chunkSize: EXPORT_CHUNK,
   extraFields: ['voteId', 'channel'],
 });
 
 /** Each logo of a poll is one numbered log of reasons. */
-const logoLog = (pollId: string, logoId: string) => `${pollId}|${logoId}`;
+export const logoLog = (pollId: string, logoId: string) => `${pollId}|${logoId}`;
 export const reasonVoteKey = (voteId: string, rev: number) => `${voteId}#${rev}`;
-
-/** The number of a logo's newest reason slot (-1: none), by key lookups only (see numberedLog). */
-export const newestReasonSeq = (pollId: string, logoId: string): Promise<number> => reasonLog.newestSeq(logoLog(pollId, logoId));
 
 export interface NewReason {
   pollId: string;
@@ -70,7 +67,7 @@ export interface NewReason {
   channel?: string;
 }
 
-const reasonFields = (reason: NewReason, at?: Date) => ({
+export const reasonFields = (reason: NewReason, at?: Date) => ({
   pollId: reason.pollId,
   logoId: reason.logoId,
   vote: reasonVoteKey(reason.voteId, reason.rev),
@@ -108,19 +105,6 @@ export async function replaceReason(voteId: string, rev: number, text: string): 
 export async function reasonOf(voteId: string, rev: number): Promise<string | undefined> {
   const row = await VoteReasonModel.findOne({ vote: reasonVoteKey(voteId, rev) }, { text: 1 }).lean();
   return typeof row?.text === 'string' ? row.text : undefined;
-}
-
-/**
- * Stores reasons of one logo in bulk, numbered after its newest, in the order given (oldest first):
- * fixtures and measurements, written by the product's own key scheme. Not for use beside live voting.
- */
-export async function insertReasonsInBulk(reasons: (NewReason & { at?: Date })[]): Promise<void> {
-  const first = reasons[0];
-  if (!first) return;
-  await reasonLog.appendInBulk(
-    logoLog(first.pollId, first.logoId),
-    reasons.map((reason) => reasonFields({ ...reason, pollId: first.pollId, logoId: first.logoId }, reason.at)),
-  );
 }
 
 /**

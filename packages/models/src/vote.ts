@@ -1,4 +1,6 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { primitiveCollection } from './store/collections';
+import { removeClaims } from './store/claim-once';
 import { DIRECT_LINK_GROUP } from '@logovote/contracts';
 import { deletingPollIds } from './poll';
 import { VoterCookieModel } from './voter-cookie';
@@ -47,7 +49,7 @@ export type VoterSeat = InferSchemaType<typeof voterSeatSchema>;
  * see ./voter-cookie, finds it from there).
  */
 export const voteId = (pollId: string, fingerprint: string, ipHash: string): string => `${pollId}:${fingerprint}:${ipHash.slice(0, 16)}`;
-export const VoterSeatModel = model('VoterSeat', voterSeatSchema);
+export const VoterSeatModel = primitiveCollection('claimOnce', 'VoterSeat', voterSeatSchema);
 
 const pollAddress = (pollId: string, ipHash: string) => `${pollId}|${ipHash}`;
 
@@ -113,48 +115,6 @@ export async function currentVote(id: string): Promise<CurrentVote> {
   return newest ? { rev: newest.rev, logoId: newest.to, seated: true } : { rev: 0, logoId: null, seated: false };
 }
 
-/** A first vote written by the product's data-access code in bulk (tests' fixtures, the benchmark's load). */
-export interface FirstVote {
-  pollId: string;
-  fingerprint: string;
-  logoId: string;
-  ipHash: string;
-  ipSlot: number;
-}
-
-/**
- * Stores first votes (seats and revisions), as the votes service would one by one. `folded` writes them
- * already counted in their polls' tallies, one step per poll, instead of leaving them to the folder
- * (bulk loads of a million votes, which the folder would take revision by revision).
- */
-export async function insertFirstVotes(votes: FirstVote[], options: { folded?: boolean } = {}): Promise<void> {
-  if (votes.length === 0) return;
-  const at = new Date();
-  const revision = (vote: FirstVote) => ({
-    tally: vote.pollId,
-    member: voteId(vote.pollId, vote.fingerprint, vote.ipHash),
-    rev: 1,
-    from: null,
-    to: vote.logoId,
-  });
-  await VoterSeatModel.insertMany(
-    votes.map(({ pollId, fingerprint, ipHash, ipSlot }) =>
-      seatRow({ voteId: voteId(pollId, fingerprint, ipHash), pollId, fingerprint, ipHash, ipSlot }),
-    ),
-  );
-  if (!options.folded) {
-    await voteLedger.appendPending(votes.map(revision), at);
-    return;
-  }
-  const byPoll = new Map<string, ReturnType<typeof revision>[]>();
-  for (const vote of votes) {
-    const revisions = byPoll.get(vote.pollId) ?? [];
-    revisions.push(revision(vote));
-    byPoll.set(vote.pollId, revisions);
-  }
-  for (const [pollId, revisions] of byPoll) await voteLedger.appendFolded(pollId, revisions, at);
-}
-
 /**
  * The votes service's part of deleting polls: removes the seats, ledger, tallies, reasons, notes and reports of
  * every poll the sessions service marked 'deleting' (it removes the poll itself once nothing of it is left
@@ -163,8 +123,8 @@ export async function insertFirstVotes(votes: FirstVote[], options: { folded?: b
 export async function purgeVotesOfDeletedPolls(): Promise<number> {
   let removed = 0;
   for (const pollId of await deletingPollIds()) {
-    removed += (await VoterSeatModel.deleteMany({ pollId })).deletedCount;
-    await VoterCookieModel.deleteMany({ pollId });
+    removed += await removeClaims(VoterSeatModel, { pollId });
+    await removeClaims(VoterCookieModel, { pollId });
     await voteLedger.deleteTally(pollId);
     await deleteChannelTallies(pollId);
     await deleteReasons(pollId);

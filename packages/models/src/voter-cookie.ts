@@ -1,4 +1,5 @@
-import { Schema, model } from 'mongoose';
+import { Schema } from 'mongoose';
+import { primitiveCollection } from './store/collections';
 import { claimOnce } from './store/claim-once';
 
 /**
@@ -18,7 +19,7 @@ const voterCookieSchema = new Schema(
 );
 voterCookieSchema.index({ pollId: 1 });
 
-export const VoterCookieModel = model('VoterCookie', voterCookieSchema);
+export const VoterCookieModel = primitiveCollection('claimOnce', 'VoterCookie', voterCookieSchema);
 
 const bindingId = (pollId: string, cookieHash: string) => `${pollId}:${cookieHash}`;
 

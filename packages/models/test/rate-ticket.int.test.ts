@@ -5,12 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '@logovote/contracts';
-import { RateTicketModel, claimRateTicket, removeRateTickets, sweepRateTickets } from '../src';
+import { claimRateTicket, removeRateTickets, sweepRateTickets } from '../src';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
+import { storedModel } from './support';
+
+const RateTicketModel = storedModel<{ subject: string; at: Date }>('rate_tickets');
 
 jest.setTimeout(60_000);
 
-beforeAll(() => connectTestDatabase(testDatabaseUri('rate_tickets'), [RateTicketModel]));
+beforeAll(() => connectTestDatabase(testDatabaseUri('rate_tickets')));
 afterAll(() => dropTestDatabase());
 
 const newBucket = () => `test:${randomBytes(6).toString('hex')}`;

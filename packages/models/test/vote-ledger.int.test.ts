@@ -3,12 +3,13 @@
  * exact while votes, folders and readers race, and after a fold that stopped halfway.
  */
 import { randomBytes } from 'node:crypto';
-import { VoterSeatModel, currentVote, insertFirstVotes, voteId, voteLedger } from '../src';
+import { VoterSeatModel, currentVote, voteId, voteLedger } from '../src';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
+import { insertFirstVotes, storedModel } from './support';
 
 jest.setTimeout(120_000);
 
-beforeAll(() => connectTestDatabase(testDatabaseUri('vote_ledger'), [VoterSeatModel, voteLedger.RevisionModel, voteLedger.StepModel]));
+beforeAll(() => connectTestDatabase(testDatabaseUri('vote_ledger'), [VoterSeatModel]));
 afterAll(() => dropTestDatabase());
 
 const newId = () => randomBytes(6).toString('hex');
@@ -45,7 +46,7 @@ it('counts first votes and changes exactly, before and after folding, and folds 
   expect(await voteLedger.fold(pollId)).toBe(31);
   expect(await voteLedger.readCounts(pollId)).toEqual(expected);
   expect(await voteLedger.fold(pollId)).toBe(0);
-  expect(await voteLedger.RevisionModel.countDocuments({ tally: pollId, pending: true })).toBe(0);
+  expect(await storedModel('vote_ledger').countDocuments({ tally: pollId, pending: true })).toBe(0);
   expect(await currentVote(id)).toEqual({ rev: 2, logoId: 'c', seated: true });
 });
 
@@ -73,7 +74,9 @@ it('stays exact while votes arrive, several folders race and readers read', asyn
   await voteLedger.fold(pollId);
   expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(batches.flat()));
   expect(readings.every((total) => total <= written)).toBe(true);
-  const steps = (await voteLedger.StepModel.find({ tally: pollId }, { seq: 1 }).lean()).map((step) => step.seq).sort((a, b) => a - b);
+  const steps = (await storedModel<{ seq: number }>('vote_tallies').find({ tally: pollId }, { seq: 1 }).lean())
+    .map((step) => step.seq)
+    .sort((a, b) => a - b);
   expect(steps.length).toBeGreaterThan(0);
   // Steps are consecutive: no two folders ever wrote the same one.
   steps.forEach((seq, index) => index > 0 && expect(seq).toBe(steps[index - 1]! + 1));
@@ -83,9 +86,9 @@ it('finishes a fold that stopped after writing its step, counting its entries on
   const pollId = newId();
   const votes = firstVotes(pollId, 6);
   await insertFirstVotes(votes);
-  const entries = await voteLedger.RevisionModel.find({ tally: pollId }, { to: 1 }).lean();
+  const entries = await storedModel('vote_ledger').find({ tally: pollId }, { to: 1 }).lean();
   // A folder that stopped right after its step: entries folded, but still marked pending.
-  await voteLedger.StepModel.create({
+  await storedModel('vote_tallies').create({
     _id: `${pollId}#${'1'.padStart(10, '0')}`,
     tally: pollId,
     seq: 1,
@@ -94,6 +97,6 @@ it('finishes a fold that stopped after writing its step, counting its entries on
   });
   expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(votes));
   expect(await voteLedger.fold(pollId)).toBe(0);
-  expect(await voteLedger.RevisionModel.countDocuments({ tally: pollId, pending: true })).toBe(0);
+  expect(await storedModel('vote_ledger').countDocuments({ tally: pollId, pending: true })).toBe(0);
   expect(await voteLedger.readCounts(pollId)).toEqual(expectedCounts(votes));
 });

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { findFreePort } from '@logovote/devstack';
 import { POLL_HIDDEN } from '@logovote/contracts';
 import { LOGO_NOT_FOUND, NsfwjsModeration, createUploadPipeline } from '@logovote/media-pipeline';
-import { LogoFileModel, PollModel, PollStatusModel, hideIfReportedEnough, insertReport, recordLogoFiles } from '@logovote/models';
+import { LogoFileModel, PollModel, hideIfReportedEnough, insertReport, recordLogoFiles } from '@logovote/models';
 import { createObjectStore, type ObjectStore } from '@logovote/service-kit';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import {
@@ -47,7 +47,7 @@ async function storedLogo(
 }
 
 beforeAll(async () => {
-  await connectTestDatabase(testDatabaseUri('logos'), [PollModel, LogoFileModel, PollStatusModel]);
+  await connectTestDatabase(testDatabaseUri('logos'), [PollModel, LogoFileModel]);
   store = await isolatedStore('logos');
   pngBytes = await png();
   await store.client.putObject(store.bucket, pngName, pngBytes, pngBytes.length, { 'Content-Type': 'image/png' });

@@ -1,4 +1,4 @@
-import { PollContactModel, deletingPollIds, removeRateTickets } from '@logovote/models';
+import { deletePollContact, deletingPollIds, removeRateTickets } from '@logovote/models';
 import { pollEmailsBucket } from './send-limit';
 
 /**
@@ -10,7 +10,7 @@ export async function purgeNotifyDataOfDeletedPolls(): Promise<number> {
   let cleared = 0;
   for (const pollId of await deletingPollIds()) {
     await removeRateTickets(pollEmailsBucket(pollId));
-    if ((await PollContactModel.deleteOne({ _id: pollId })).deletedCount > 0) cleared++;
+    if (await deletePollContact(pollId)) cleared++;
   }
   return cleared;
 }

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED, type ObjectStore } from '@logovote/service-kit';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, DAY_MS } from '@logovote/contracts';
-import { PollContactModel, PollModel, RateTicketModel, hashCreatorToken, newCreatorToken } from '@logovote/models';
+import { PollModel, hasPollContact, hashCreatorToken, newCreatorToken, readPollContact } from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
 // The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
 import {
@@ -27,6 +27,9 @@ import { loadConfig } from '../src/config';
 import { createMailer, type Mailer } from '../src/mailer';
 import { purgeNotifyDataOfDeletedPolls } from '../src/poll-data';
 import { pollEmailsBucket } from '../src/send-limit';
+import { storedModel } from '@logovote/models/test-support';
+
+const RateTicketModel = storedModel('rate_tickets');
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(30_000);
@@ -47,7 +50,7 @@ let store: ObjectStore;
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel]);
   mailer = createMailer(config);
   store = await isolatedStore('notify');
   server = createServer(buildApp({ logger: silentLogger, mailer, store, config }).callback());
@@ -103,7 +106,7 @@ it('e-mails the voting and results links, in text and HTML, and records the crea
   }
 
   // Kept in the notify service's own collection: the poll itself is the sessions service's to write.
-  const contact = await PollContactModel.findById(sessionId).lean();
+  const contact = await readPollContact(sessionId);
   expect(contact?.email).toBe(address);
   expect(contact?.lastActivityAt.getTime()).toBeGreaterThan(lastWeek.getTime());
   expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
@@ -175,7 +178,7 @@ it('trims the address, as the client does', async () => {
   const address = newAddress();
   await notify(sessionId, { email: `  ${address}\n` }).expect(200);
   await mail.waitFor((message) => message.to.includes(address), { timeoutMs: 10_000 });
-  expect((await PollContactModel.findById(sessionId).lean())?.email).toBe(address);
+  expect((await readPollContact(sessionId))?.email).toBe(address);
 });
 
 it.each([
@@ -190,7 +193,7 @@ it.each([
   const res = await notify(sessionId, body);
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ message });
-  expect((await PollContactModel.findById(sessionId).lean())?.email).toBeUndefined();
+  expect((await readPollContact(sessionId))?.email).toBeUndefined();
   expect(await RateTicketModel.countDocuments({ subject: pollEmailsBucket(sessionId) })).toBe(0);
 });
 
@@ -214,7 +217,7 @@ it('answers 404 for a poll that does not exist or is being deleted', async () =>
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: 'Voting session not found' });
   }
-  expect((await PollContactModel.findById(deleting.sessionId).lean())?.email).toBeUndefined();
+  expect((await readPollContact(deleting.sessionId))?.email).toBeUndefined();
 });
 
 it('sends at most the configured number of e-mails per poll per hour, also to racing requests', async () => {
@@ -243,9 +246,9 @@ it("removes a deleted poll's sends and creator address, and only that poll's", a
   await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
 
   expect(await purgeNotifyDataOfDeletedPolls()).toBe(1);
-  expect(await PollContactModel.exists({ _id: doomed.sessionId })).toBeNull();
+  expect(await hasPollContact(doomed.sessionId)).toBe(false);
   expect(await RateTicketModel.countDocuments({ subject: pollEmailsBucket(doomed.sessionId) })).toBe(0);
-  expect(await PollContactModel.exists({ _id: kept.sessionId })).not.toBeNull();
+  expect(await hasPollContact(kept.sessionId)).toBe(true);
   expect(await RateTicketModel.countDocuments({ subject: pollEmailsBucket(kept.sessionId) })).toBe(1);
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { findFreePort, mailCatcherClient, startMailCatcher, type ManagedProcess } from '@logovote/devstack';
-import { PollContactModel, PollModel, RateTicketModel } from '@logovote/models';
+import { PollModel, readPollContact } from '@logovote/models';
 import { createObjectStore } from '@logovote/service-kit';
 import {
   TEST_CSRF_SECRET,
@@ -37,7 +37,7 @@ beforeAll(async () => {
     SMTP_URL: `smtp://127.0.0.1:${catcher.smtpPort}`,
     ...storeSettings('notify-down-has-no-logos'),
   });
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, PollContactModel, RateTicketModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel]);
   mailer = createMailer(config);
   server = createServer(buildApp({ logger: silentLogger, mailer, store: createObjectStore(config), config }).callback());
 });
@@ -57,7 +57,7 @@ it('answers 502 with a message when the SMTP server is down, and loses nothing',
   expect(sent.status).toBe(200);
   await mailCatcherClient(catcher.apiUrl).waitFor((message) => message.to.includes('first@example.com'), { timeoutMs: 10_000 });
   const before = await PollModel.findById(sessionId).lean();
-  const sentAt = (await PollContactModel.findById(sessionId).lean())?.lastActivityAt;
+  const sentAt = (await readPollContact(sessionId))?.lastActivityAt;
 
   await catcher.proc.stop();
 
@@ -69,7 +69,7 @@ it('answers 502 with a message when the SMTP server is down, and loses nothing',
   expect(failed.body).toEqual({ message: SEND_FAILED });
   // The poll and its logos are unchanged; the address that did receive the links stays, the attempt counts as activity.
   expect(await PollModel.findById(sessionId).lean()).toEqual(before);
-  const contact = await PollContactModel.findById(sessionId).lean();
+  const contact = await readPollContact(sessionId);
   expect(contact?.email).toBe('first@example.com');
   expect(contact?.lastActivityAt.getTime()).toBeGreaterThanOrEqual(sentAt!.getTime());
 
@@ -80,5 +80,5 @@ it('answers 502 with a message when the SMTP server is down, and loses nothing',
     .set(csrfHeaders(fresh.sessionId))
     .send({ email: 'third@example.com' });
   expect(unsent.status).toBe(502);
-  expect((await PollContactModel.findById(fresh.sessionId).lean())?.email).toBeUndefined();
+  expect((await readPollContact(fresh.sessionId))?.email).toBeUndefined();
 });

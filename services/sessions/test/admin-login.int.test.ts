@@ -1,10 +1,14 @@
 import type { Server } from 'node:http';
 import mongoose from 'mongoose';
 import request from 'supertest';
-import { AdminLoginFailureModel, LogBucketModel, recordAdminLoginFailure, sweepAdminLoginFailures } from '@logovote/models';
+import { recordAdminLoginFailure, sweepAdminLoginFailures } from '@logovote/models';
 import { connectMongo, createServiceApp, disconnectMongo } from '@logovote/service-kit';
 import { TEST_CSRF_SECRET, silentLogger, testDatabaseUri } from '../../../tests/support/integration';
 import { ADMIN_CREDENTIALS_REQUIRED, ADMIN_LOGIN_BACKOFF, adminLoginRouter } from '../src/routes/admin-login';
+import { storedModel } from '@logovote/models/test-support';
+
+const AdminLoginFailureModel = storedModel('admin_login_failures');
+const LogBucketModel = storedModel<{ parent: string; start: number }>('log_buckets');
 
 // Connecting creates the collections and their indexes, which can take seconds on a busy FerretDB.
 jest.setTimeout(30_000);

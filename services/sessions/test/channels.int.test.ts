@@ -14,10 +14,11 @@ import {
   RESULTS_WITHHELD,
   SessionView,
 } from '@logovote/contracts';
-import { PollModel, channelLedger, channelTally, insertFirstVotes, voteId } from '@logovote/models';
+import { PollModel, channelLedger, channelTally, voteId } from '@logovote/models';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames } from '../../../tests/support/integration';
 import { sessionsTestbed, type Upload } from './support';
+import { insertFirstVotes } from '@logovote/models/test-support';
 
 const bed = sessionsTestbed('channels');
 

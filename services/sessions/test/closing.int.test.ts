@@ -8,11 +8,14 @@ import {
   SessionViewWithVotingState,
   VotingStateChange,
 } from '@logovote/contracts';
-import { PollModel, PollStatusModel, readPollStatus } from '@logovote/models';
+import { PollModel, readPollStatus } from '@logovote/models';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { csrfHeaders, newSessionId } from '../../../tests/support/integration';
 import { createSession, sessionsTestbed } from './support';
+import { storedModel } from '@logovote/models/test-support';
+
+const PollStatusModel = storedModel('poll_status');
 
 const bed = sessionsTestbed('closing');
 

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { DAY_MS, HOUR_MS } from '@logovote/contracts';
 import type { ModerationProvider, UploadPipeline } from '@logovote/media-pipeline';
-import { RateTicketModel, claimRateTicket } from '@logovote/models';
+import { claimRateTicket } from '@logovote/models';
 import { derivedKey, hashIp, type ObjectStore } from '@logovote/service-kit';
 import {
   TEST_CSRF_SECRET,
@@ -22,6 +22,9 @@ import {
 import { buildApp } from '../src/app';
 import { requestLimits } from '../src/config';
 import { PUBLIC_ORIGIN } from './support';
+import { storedModel } from '@logovote/models/test-support';
+
+const RateTicketModel = storedModel('rate_tickets');
 
 jest.setTimeout(30_000);
 
@@ -38,7 +41,7 @@ const pipeline: UploadPipeline = {
 };
 
 beforeAll(async () => {
-  await connectTestDatabase(testDatabaseUri('creation_limits'), [RateTicketModel]);
+  await connectTestDatabase(testDatabaseUri('creation_limits'), []);
   store = await isolatedStore('creation-limits');
   const limits = { ...requestLimits(), creations: { perHour: 3, perDay: 5 } };
   server = buildApp({

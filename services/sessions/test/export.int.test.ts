@@ -1,9 +1,10 @@
 import request from 'supertest';
 import { CREATOR_ONLY, CREATOR_TOKEN_HEADER } from '@logovote/contracts';
 import { parse } from 'csv-parse/sync';
-import { PollModel, VoteReasonModel, insertNotesInBulk, insertReason, insertReasonsInBulk, reasonVoteKey } from '@logovote/models';
+import { PollModel, VoteReasonModel, insertReason, reasonVoteKey } from '@logovote/models';
 import { createPoll } from '../../../tests/support/integration';
 import { insertVotes, sessionsTestbed } from './support';
+import { insertNotesInBulk, insertReasonsInBulk } from '@logovote/models/test-support';
 
 const bed = sessionsTestbed('export');
 

@@ -10,16 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { LiveCounts, POLL_HIDDEN, SESSION_NOT_FOUND } from '@logovote/contracts';
-import {
-  PollModel,
-  PollStatusModel,
-  PollReportModel,
-  VoterSeatModel,
-  VoteSignalModel,
-  hideIfReportedEnough,
-  insertReport,
-  voteLedger,
-} from '@logovote/models';
+import { PollModel, PollReportModel, VoterSeatModel, VoteSignalModel, hideIfReportedEnough, insertReport } from '@logovote/models';
 import { buildApp as buildVotesApp } from '../../votes/src/app';
 import { loadConfig as loadVotesConfig } from '../../votes/src/config';
 import { openEventStream, type EventStream } from '../../../tests/support/event-stream';
@@ -94,15 +85,7 @@ async function vote(sessionId: string, logoId: string) {
 const countOf = (counts: LiveCounts, logoId: string) => counts.logos.find((logo) => logo.id === logoId)?.voteCount;
 
 beforeAll(async () => {
-  await connectTestDatabase(databaseUri, [
-    PollModel,
-    VoterSeatModel,
-    voteLedger.RevisionModel,
-    voteLedger.StepModel,
-    VoteSignalModel,
-    PollReportModel,
-    PollStatusModel,
-  ]);
+  await connectTestDatabase(databaseUri, [PollModel, VoterSeatModel, VoteSignalModel, PollReportModel]);
   store = await isolatedStore('live');
   votes = buildVotesApp({ logger: silentLogger, config: votesConfig }).listen(0, '127.0.0.1');
   await listening(votes);

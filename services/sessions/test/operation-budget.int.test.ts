@@ -5,7 +5,7 @@
  */
 import type { Server } from 'node:http';
 import request from 'supertest';
-import { insertFirstVotes, voteLedger } from '@logovote/models';
+import { voteLedger } from '@logovote/models';
 import { connectMongo, type ObjectStore } from '@logovote/service-kit';
 import {
   createPoll,
@@ -17,6 +17,7 @@ import {
 } from '../../../tests/support/integration';
 import { countOperations, fillStore, rowsRead } from '../../../tests/support/store-costs';
 import { realPipeline, sessionsServer } from './support';
+import { insertFirstVotes } from '@logovote/models/test-support';
 
 jest.setTimeout(300_000);
 

@@ -4,19 +4,16 @@ import pino from 'pino';
 import request from 'supertest';
 import { DAY_MS, UploadRefusalList, type UploadRefusal } from '@logovote/contracts';
 import { ModerationSuite, NsfwjsModeration, createUploadPipeline } from '@logovote/media-pipeline';
-import {
-  PollModel,
-  LogBucketModel,
-  UploadRefusalModel,
-  recordUploadRefusal,
-  sweepUploadRefusals,
-  type NewUploadRefusal,
-} from '@logovote/models';
+import { PollModel, recordUploadRefusal, sweepUploadRefusals, type NewUploadRefusal } from '@logovote/models';
 import { connectMongo, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { pixelBombPng, png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { isolatedStore, objectNames, removeBucket, silentLogger, testDatabaseUri } from '../../../tests/support/integration';
 import { UploadRefusalRecorder } from '../src/polls/upload-refusals';
 import { createSession, realPipeline, sessionsServer, type Upload } from './support';
+import { storedModel } from '@logovote/models/test-support';
+
+const UploadRefusalModel = storedModel('upload_refusals');
+const LogBucketModel = storedModel<{ parent: string; start: number }>('log_buckets');
 
 // Each upload is decoded and classified for real.
 jest.setTimeout(60_000);

@@ -1,9 +1,12 @@
 import request from 'supertest';
 import { POLL_HIDDEN, REVIEW_ROUND_UNKNOWN, ReportedPollList, ReviewedPoll, type ReportCategory } from '@logovote/contracts';
-import { PollStatusModel, PollReportModel, hasVoteData, hideIfReportedEnough, insertReport, readPollStatus } from '@logovote/models';
+import { PollReportModel, hasVoteData, hideIfReportedEnough, insertReport, readPollStatus } from '@logovote/models';
 import { png } from '../../../packages/media-pipeline/test/fixtures';
 import { POLL_NOT_FOUND } from '../src/routes/admin';
 import { createdSession, insertVotes, sessionsTestbed } from './support';
+import { storedModel } from '@logovote/models/test-support';
+
+const PollStatusModel = storedModel('poll_status');
 
 const bed = sessionsTestbed('reports');
 

@@ -13,12 +13,13 @@ import {
   type ResultsVisibilityState,
   type SessionViewWithVotingState,
 } from '@logovote/contracts';
-import { PollModel, bindVoterCookie, insertFirstVotes, voteId } from '@logovote/models';
+import { PollModel, bindVoterCookie, voteId } from '@logovote/models';
 import { CSRF_REJECTED, VOTER_COOKIE, hashIp, voterCookieHasher } from '@logovote/service-kit';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { openEventStream } from '../../../tests/support/event-stream';
 import { TEST_IP_HASH_SALT, csrfHeaders, newFingerprint } from '../../../tests/support/integration';
 import { createSession, sessionsTestbed } from './support';
+import { insertFirstVotes } from '@logovote/models/test-support';
 
 const bed = sessionsTestbed('visibility');
 

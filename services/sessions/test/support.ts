@@ -3,7 +3,7 @@ import mongoose from 'mongoose';
 import request from 'supertest';
 import type { CreatedSession } from '@logovote/contracts';
 import { NsfwjsModeration, createUploadPipeline, type SvgSettings, type UploadPipeline } from '@logovote/media-pipeline';
-import { insertFirstVotes, purgeVotesOfDeletedPolls } from '@logovote/models';
+import { purgeVotesOfDeletedPolls } from '@logovote/models';
 import { connectMongo, disconnectMongo, runInBackground, type ObjectStore } from '@logovote/service-kit';
 import {
   testDatabaseUri,
@@ -16,6 +16,7 @@ import {
 import { buildApp } from '../src/app';
 import { requestLimits } from '../src/config';
 import type { UploadRefusalRecorder } from '../src/polls/upload-refusals';
+import { insertFirstVotes } from '@logovote/models/test-support';
 
 export const PUBLIC_ORIGIN = 'https://logovote.test';
 

@@ -1,6 +1,6 @@
 import { Agent, createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { PollModel, VoterSeatModel, currentVote, insertFirstVotes, voteLedger } from '@logovote/models';
+import { PollModel, VoterSeatModel, currentVote, voteLedger } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -14,6 +14,7 @@ import {
   silentLogger,
   testDatabaseUri,
 } from '../../../tests/support/integration';
+import { insertFirstVotes, storedModel } from '@logovote/models/test-support';
 
 // Hundreds of requests against FerretDB on a shared 2-core machine: give them time.
 jest.setTimeout(180_000);
@@ -32,7 +33,7 @@ let server: Server;
 const agent = new Agent({ keepAlive: true, maxSockets: 250 });
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, voteLedger.StepModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
   // Longer than the test: the server never closes a connection the agent is about to reuse.
   server.keepAliveTimeout = 300_000;
@@ -137,5 +138,5 @@ it('counts bulk-loaded votes exactly while live votes and folds of the same poll
   await voteLedger.fold(sessionId);
   expect(await voteLedger.readCounts(sessionId)).toEqual(expected);
   // Bulk-loaded votes are never pending: the folder has nothing of theirs to take.
-  expect(await voteLedger.RevisionModel.countDocuments({ tally: sessionId, pending: true })).toBe(0);
+  expect(await storedModel('vote_ledger').countDocuments({ tally: sessionId, pending: true })).toBe(0);
 });

@@ -7,12 +7,10 @@ import {
   VoterSeatModel,
   VoteReasonModel,
   hasVoteData,
-  insertNotesInBulk,
   insertReason,
   purgeVotesOfDeletedPolls,
   readNotes,
   recordVotingState,
-  voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -27,6 +25,7 @@ import {
   silentLogger,
   testDatabaseUri,
 } from '../../../tests/support/integration';
+import { insertNotesInBulk } from '@logovote/models/test-support';
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(60_000);
@@ -41,14 +40,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [
-    PollModel,
-    VoterSeatModel,
-    voteLedger.RevisionModel,
-    voteLedger.StepModel,
-    VoteReasonModel,
-    LogoNoteModel,
-  ]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoteReasonModel, LogoNoteModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);

@@ -47,14 +47,7 @@ let server: Server;
 let poll: { sessionId: string; logoIds: string[] };
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [
-    PollModel,
-    VoterSeatModel,
-    VoterCookieModel,
-    voteLedger.RevisionModel,
-    voteLedger.StepModel,
-    VoteReasonModel,
-  ]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoterCookieModel, VoteReasonModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
   poll = await createPoll({ logos: 4 });
   await fillStore(poll);

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ReasonsPage } from '@logovote/contracts';
-import { PollModel, VoterSeatModel, VoteReasonModel, allReasons, insertReasonsInBulk, voteLedger } from '@logovote/models';
+import { PollModel, VoterSeatModel, VoteReasonModel, allReasons } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -24,6 +24,7 @@ import {
   testDatabaseUri,
 } from '../../../tests/support/integration';
 import { summary, timed } from '../../../tests/support/measure';
+import { insertReasonsInBulk } from '@logovote/models/test-support';
 
 const STORED = 100_000;
 const READS = 200;
@@ -40,7 +41,7 @@ measure(`reasons at ${STORED} stored in one poll`, () => {
   });
   let server: Server;
   beforeAll(async () => {
-    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, VoteReasonModel]);
+    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoteReasonModel]);
     server = createServer(buildApp({ logger: silentLogger, config }).callback());
   });
   afterAll(dropTestDatabase);

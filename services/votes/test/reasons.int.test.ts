@@ -8,11 +8,9 @@ import {
   VoterCookieModel,
   hasVoteData,
   insertReason,
-  newestReasonSeq,
   purgeVotesOfDeletedPolls,
   readReasons,
   recordVotingState,
-  voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -28,6 +26,7 @@ import {
   silentLogger,
   testDatabaseUri,
 } from '../../../tests/support/integration';
+import { newestReasonSeq } from '@logovote/models/test-support';
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(60_000);
@@ -42,13 +41,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [
-    PollModel,
-    VoterSeatModel,
-    voteLedger.RevisionModel,
-    voteLedger.StepModel,
-    VoteReasonModel,
-  ]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoteReasonModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);

@@ -10,15 +10,12 @@ import { join } from 'node:path';
 import request from 'supertest';
 import {
   PollModel,
-  PollStatusModel,
   PollReportModel,
   VoterSeatModel,
-  insertReportsInBulk,
   readPollStatus,
   pollsAwaitingReview,
   reportsOfAddressSince,
   reportsOfRound,
-  voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -34,6 +31,7 @@ import {
   testDatabaseUri,
 } from '../../../tests/support/integration';
 import { summary, timed } from '../../../tests/support/measure';
+import { insertReportsInBulk } from '@logovote/models/test-support';
 
 const POLLS = 10_000;
 const PER_POLL = 10;
@@ -51,7 +49,7 @@ measure(`reports at ${POLLS * PER_POLL} stored`, () => {
   });
   let server: Server;
   beforeAll(async () => {
-    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, PollReportModel, PollStatusModel]);
+    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, PollReportModel]);
     server = createServer(buildApp({ logger: silentLogger, config }).callback());
   });
   afterAll(dropTestDatabase);

@@ -4,7 +4,6 @@ import { POLL_HIDDEN, REPORT_MESSAGES } from '@logovote/contracts';
 import { CSRF_REJECTED } from '@logovote/service-kit';
 import {
   PollModel,
-  PollStatusModel,
   PollReportModel,
   VoterSeatModel,
   currentVote,
@@ -31,6 +30,9 @@ import {
   silentLogger,
   testDatabaseUri,
 } from '../../../tests/support/integration';
+import { storedModel } from '@logovote/models/test-support';
+
+const PollStatusModel = storedModel('poll_status');
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(30_000);
@@ -47,7 +49,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, voteLedger.RevisionModel, PollReportModel, PollStatusModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, PollReportModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);

@@ -2,7 +2,9 @@
  * Claim-once: an insert under a unique key, which exactly one of any number of racing writers wins, on
  * MongoDB and on FerretDB alike (PostgreSQL enforces FerretDB's unique indexes). Every other primitive
  * here decides its races with it. Cost: one insert. Limits: it decides who wrote first, nothing more; a
- * loser that needs the winner's document reads it itself.
+ * loser that needs the winner's document reads it itself. A claimed document is never changed; it is
+ * removed with its subject (`removeClaims`, one delete by an indexed field), after which its key can be
+ * claimed again. A collection written only this way is created with `primitiveCollection('claimOnce', ...)`.
  */
 
 const DUPLICATE_KEY = 11000;
@@ -40,4 +42,12 @@ export async function claimAll(
     const onlyDuplicates = failures?.length && failures.every((failure) => isDuplicateKey(failure) || isDuplicateKey(failure.err));
     if (!onlyDuplicates && !isDuplicateKey(error)) throw error;
   }
+}
+
+/** Removes the claims whose indexed field equals the filter's value (their subject is deleted); resolves with how many. */
+export async function removeClaims(
+  model: { deleteMany(filter: Record<string, string>): PromiseLike<{ deletedCount: number }> },
+  filter: Record<string, string>,
+): Promise<number> {
+  return (await model.deleteMany(filter)).deletedCount;
 }

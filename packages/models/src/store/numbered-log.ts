@@ -74,6 +74,18 @@ export interface LogCollection {
   create(document: Record<string, unknown>): Promise<unknown>;
 }
 
+/**
+ * What test support needs to bulk-load a log (fixtures and measurements, numbered by the product's own key
+ * scheme): its collection, its newest number and its slot keys. Not part of @logovote/models' entry.
+ */
+export interface NumberedLogBulkLoader {
+  model: LogCollection;
+  newestSeq(log: string): Promise<number>;
+  slotKeys(log: string, seq: number): { _id: string; seq: number; page: string; chunk: string };
+  rememberHead(log: string, seq: number): void;
+}
+const bulkLoaders = new WeakMap<object, NumberedLogBulkLoader>();
+
 export function numberedLog<Extra extends object>(model: LogCollection, options: NumberedLogOptions<Extra>) {
   const { pageSize, chunkSize } = options;
   const slotId = (log: string, seq: number) => `${log}|${seq}`;
@@ -143,19 +155,6 @@ export function numberedLog<Extra extends object>(model: LogCollection, options:
     return 'busy';
   }
 
-  /**
-   * Stores entries in bulk, numbered after the log's newest, in the order given (oldest first): fixtures and
-   * measurements, written by the product's own key scheme. Not for use beside live writers.
-   */
-  async function appendInBulk(log: string, documents: Record<string, unknown>[]): Promise<void> {
-    let seq = await newestSeq(log);
-    const BATCH = 1_000;
-    for (let start = 0; start < documents.length; start += BATCH) {
-      await model.insertMany(documents.slice(start, start + BATCH).map((fields) => ({ ...fields, ...slotKeys(log, (seq += 1)) })));
-    }
-    if (seq >= 0) rememberHead(log, seq);
-  }
-
   const kept = (row: Record<string, unknown>): row is LogEntry<Extra> & Record<string, unknown> => typeof row.text === 'string';
 
   /**
@@ -198,5 +197,11 @@ export function numberedLog<Extra extends object>(model: LogCollection, options:
     for (const log of knownHeads.keys()) if (log.startsWith(prefix)) knownHeads.delete(log);
   }
 
-  return { newestSeq, append, appendInBulk, read, all, forget };
+  const logOperations = { newestSeq, append, read, all, forget };
+  bulkLoaders.set(logOperations, { model, newestSeq, slotKeys, rememberHead });
+  return logOperations;
 }
+
+export type NumberedLog = ReturnType<typeof numberedLog>;
+
+export const numberedLogBulkLoader = (log: object): NumberedLogBulkLoader => bulkLoaders.get(log)!;

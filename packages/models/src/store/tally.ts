@@ -1,5 +1,6 @@
-import { Schema, model } from 'mongoose';
+import { Schema } from 'mongoose';
 import { claimOnce } from './claim-once';
+import { primitiveCollection } from './collections';
 
 /**
  * Exact tally: how many members of a tally hold each value, exact under any concurrency, on MongoDB and
@@ -33,7 +34,7 @@ export interface Revision {
 
 type Counts = Map<string, number>;
 
-const revisionId = (member: string, rev: number): string => `${member}#${rev}`;
+export const revisionId = (member: string, rev: number): string => `${member}#${rev}`;
 /** Zero-padded so that a tally's step keys sort in step order. */
 const stepId = (tally: string, seq: number): string => `${tally}#${String(seq).padStart(10, '0')}`;
 
@@ -60,13 +61,30 @@ const FOLD_BATCH = 16;
 const FOLD_AFTER_MS = 5_000;
 const FOLDS_AT_ONCE = 4;
 
-interface Step {
+export interface Step {
   seq: number;
   counts: Counts;
   folded: string[];
   at: Date;
 }
 
+/**
+ * What test support needs to bulk-load a tally (fixtures and the benchmark's million votes): its
+ * revisions' model and the fold's own step writing. Not part of @logovote/models' entry.
+ */
+const bulkLoaders = new WeakMap<object, TallyBulkLoader>();
+export interface TallyBulkLoader {
+  RevisionModel: { insertMany(documents: Record<string, unknown>[]): Promise<unknown> };
+  steps(tally: string): Promise<Step[] & { readAt: number }>;
+  addStep(
+    tally: string,
+    kept: Step[] & { readAt: number },
+    revisions: Pick<Revision, 'from' | 'to'>[],
+    folded: string[],
+    now: Date,
+  ): Promise<boolean>;
+  markFolded(tally: string, ids: string[]): Promise<void>;
+}
 /** A tally's revisions and steps, in two collections written by one service. */
 export function exactTally(names: { revisions: string; steps: string; model: string }) {
   const revisionSchema = new Schema(
@@ -92,7 +110,7 @@ export function exactTally(names: { revisions: string; steps: string; model: str
   revisionSchema.index({ pending: 1 });
   revisionSchema.index({ pendingIn: 1 });
   revisionSchema.index({ member: 1 });
-  const RevisionModel = model(`${names.model}Revision`, revisionSchema);
+  const RevisionModel = primitiveCollection('exactTally', `${names.model}Revision`, revisionSchema);
 
   const stepSchema = new Schema(
     {
@@ -108,7 +126,7 @@ export function exactTally(names: { revisions: string; steps: string; model: str
     { collection: names.steps, versionKey: false },
   );
   stepSchema.index({ tally: 1 });
-  const StepModel = model(`${names.model}Step`, stepSchema);
+  const StepModel = primitiveCollection('exactTally', `${names.model}Step`, stepSchema);
 
   /** Claims revision `rev` of a member; false when it exists already (another writer of the member was first). */
   const append = (revision: Revision): Promise<boolean> =>
@@ -218,36 +236,6 @@ export function exactTally(names: { revisions: string; steps: string; model: str
     return (await addStep(tally, kept, pending, folded, now)) ? folded.length : 0;
   }
 
-  /**
-   * Writes many members' revisions of one tally already folded, with one step that counts them (bulk
-   * loads: fixtures and the benchmark's million votes). Readers see them all at once, when the step is in.
-   */
-  async function appendFolded(tally: string, revisions: Omit<Revision, 'tally'>[], now: Date = new Date()): Promise<void> {
-    await RevisionModel.insertMany(
-      revisions.map((revision) => ({ _id: revisionId(revision.member, revision.rev), tally, ...revision, at: now })),
-    );
-    for (;;) {
-      const kept = await steps(tally);
-      // As a fold does: the newest step's revisions stop looking pending before another step is added.
-      if (kept[0]) await markFolded(tally, kept[0].folded);
-      if (await addStep(tally, kept, revisions, [], now)) return;
-      // another folder took that step: count ours in the next one
-    }
-  }
-
-  /** Writes many members' revisions pending, for the folder (fixtures). */
-  async function appendPending(revisions: Revision[], now: Date = new Date()): Promise<void> {
-    await RevisionModel.insertMany(
-      revisions.map((revision) => ({
-        _id: revisionId(revision.member, revision.rev),
-        ...revision,
-        pending: true,
-        pendingIn: revision.tally,
-        at: now,
-      })),
-    );
-  }
-
   /** One pass of a folder: folds every tally with enough pending revisions, or old ones. */
   async function foldDue(now: Date = new Date()): Promise<number> {
     const pending = await RevisionModel.find({ pending: true }, { tally: 1, at: 1 }).limit(20_000).lean<{ tally: string; at: Date }[]>();
@@ -276,12 +264,8 @@ export function exactTally(names: { revisions: string; steps: string; model: str
     return removed.deletedCount;
   }
 
-  return {
-    RevisionModel,
-    StepModel,
+  const tallyOperations = {
     append,
-    appendFolded,
-    appendPending,
     revisions,
     head,
     readCounts,
@@ -292,4 +276,10 @@ export function exactTally(names: { revisions: string; steps: string; model: str
     foldDue,
     deleteTally,
   } as const;
+  bulkLoaders.set(tallyOperations, { RevisionModel, steps, addStep, markFolded });
+  return tallyOperations;
 }
+
+export type ExactTally = ReturnType<typeof exactTally>;
+
+export const tallyBulkLoader = (tally: ExactTally): TallyBulkLoader => bulkLoaders.get(tally)!;

@@ -1,5 +1,6 @@
-import { Schema, model, type SchemaDefinition } from 'mongoose';
+import { Schema, type SchemaDefinition } from 'mongoose';
 import { claimOnce } from './claim-once';
+import { primitiveCollection } from './collections';
 
 /**
  * Time-bucketed log: records that are appended, read by time bucket and dropped whole buckets at a time
@@ -14,7 +15,8 @@ import { claimOnce } from './claim-once';
  *
  * Cost: an append is one insert per level for the markers (refused and ignored once a bucket has one)
  * and one for the record; meant for rare writes (refusals, failed sign-ins, rate tickets), not votes; reading a bucket is one equality
- * lookup; a sweep is a lookup of the log's coarsest markers and two deletes per aged-out bucket.
+ * lookup, and so is reading or removing a subject's records by an indexed field (`recordsWhere`,
+ * `removeWhere`); a sweep is a lookup of the log's coarsest markers and two deletes per aged-out bucket.
  * Stopped halfway: markers go in coarsest first and before the record, so no record or marker is under a
  * bucket the sweep cannot find; the sweep removes a bucket's marker last.
  */
@@ -30,7 +32,7 @@ const markerSchema = new Schema(
   { collection: 'log_buckets', versionKey: false },
 );
 markerSchema.index({ parent: 1 });
-export const LogBucketModel = model('LogBucket', markerSchema);
+const LogBucketModel = primitiveCollection('timeBucketedLog', 'LogBucket', markerSchema);
 
 export interface Bucket {
   key: string;
@@ -64,7 +66,7 @@ export function timeBucketedLog<Fields extends object>(options: {
   schema.index({ bucket: 1 });
   if (spansMs.length > 1) schema.index({ sweepBucket: 1 });
   for (const field of options.indexed ?? []) schema.index({ [field]: 1 });
-  const RecordModel = model(options.model, schema);
+  const RecordModel = primitiveCollection('timeBucketedLog', options.model, schema);
 
   const keyOf = (level: number, start: number) => `${name}|${spansMs[level]}|${start}`;
   const bucketKeys = (at: number) => spansMs.map((span, level) => keyOf(level, startOf(at, span)));
@@ -92,6 +94,17 @@ export function timeBucketedLog<Fields extends object>(options: {
   /** The records of a finest bucket (one equality lookup). */
   const recordsIn = <Stored>(bucket: string) => RecordModel.find({ bucket }).lean<Stored[]>();
 
+  type Indexed = keyof Fields & string;
+
+  /** The records whose indexed `field` equals `value`, whatever their bucket (one equality lookup). */
+  const recordsWhere = <Field extends Indexed>(field: Field, value: Fields[Field]) =>
+    RecordModel.find({ [field]: value }).lean<(Fields & { _id: string; at: Date })[]>();
+
+  /** Removes the records whose indexed `field` equals `value` before their bucket ages out (their subject is deleted). */
+  async function removeWhere<Field extends Indexed>(field: Field, value: Fields[Field]): Promise<number> {
+    return (await RecordModel.deleteMany({ [field]: value })).deletedCount;
+  }
+
   /** Deletes every coarsest bucket that ended before `before`, records first, marker last; resolves with the records removed. */
   async function sweep(before: number): Promise<number> {
     let removed = 0;
@@ -109,5 +122,5 @@ export function timeBucketedLog<Fields extends object>(options: {
     await LogBucketModel.deleteMany({ parent });
   }
 
-  return { RecordModel, append, buckets, recordsIn, sweep, bucketKeys } as const;
+  return { append, buckets, recordsIn, recordsWhere, removeWhere, sweep, bucketKeys } as const;
 }

@@ -1,5 +1,6 @@
-import { Schema, model, type SchemaDefinition } from 'mongoose';
+import { Schema, type SchemaDefinition } from 'mongoose';
 import { claimOnce } from './claim-once';
+import { primitiveCollection } from './collections';
 
 /**
  * Versioned value: one small value per key that several writers change, exact on FerretDB (whose
@@ -54,7 +55,7 @@ export function versionedValue<Value extends object>(options: {
   schema.index({ key: 1 });
   schema.index({ owner: 1 });
   for (const field of options.indexed ?? []) schema.index({ [field]: 1 });
-  const VersionModel = model(options.model, schema);
+  const VersionModel = primitiveCollection('versionedValue', options.model, schema);
 
   const toVersion = ({ _id, key, owner: _owner, seq, at, ...value }: Record<string, unknown>): Version<Value> & { key: string } => ({
     key: key as string,
@@ -119,13 +120,13 @@ export function versionedValue<Value extends object>(options: {
     return current.filter((version): version is Version<Value> & { key: string } => version !== null);
   }
 
-  /** Removes every version of a key, live or retired. */
-  async function remove(key: string): Promise<void> {
-    await VersionModel.deleteMany({ owner: key });
+  /** Removes every version of a key, live or retired; true when it had any. */
+  async function remove(key: string): Promise<boolean> {
+    return (await VersionModel.deleteMany({ owner: key })).deletedCount > 0;
   }
 
   /** Whether a key has any version stored, live or retired. */
   const exists = async (key: string): Promise<boolean> => (await VersionModel.exists({ owner: key })) !== null;
 
-  return { VersionModel, read, change, findWhere, remove, exists } as const;
+  return { read, change, findWhere, remove, exists } as const;
 }

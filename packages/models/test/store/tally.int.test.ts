@@ -7,12 +7,24 @@
 import { randomBytes } from 'node:crypto';
 import { exactTally, type Revision } from '../../src/store/tally';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../../tests/support/integration';
+import { appendFolded, storedModel } from '../support';
 
 jest.setTimeout(120_000);
 
 const tally = exactTally({ revisions: 'test_tally_revisions', steps: 'test_tally_steps', model: 'TestTally' });
 
-beforeAll(() => connectTestDatabase(testDatabaseUri('tally'), [tally.RevisionModel, tally.StepModel]));
+/** The tally's documents as stored, to look under the primitive and to leave a fold stopped halfway. */
+const revisionsStored = storedModel<Revision & { _id: string; pending?: boolean }>('test_tally_revisions');
+const stepsStored = storedModel<{
+  _id: string;
+  tally: string;
+  seq: number;
+  counts: { value: string; count: number }[];
+  folded: string[];
+  at: Date;
+}>('test_tally_steps');
+
+beforeAll(() => connectTestDatabase(testDatabaseUri('tally')));
 afterAll(() => dropTestDatabase());
 
 const newId = () => randomBytes(6).toString('hex');
@@ -41,7 +53,7 @@ async function countsOfHeads(members: string[]): Promise<Map<string, number>> {
 }
 
 async function stepsOf(name: string) {
-  return (await tally.StepModel.find({ tally: name }, { seq: 1, folded: 1 }).lean()).sort((a, b) => a.seq - b.seq);
+  return (await stepsStored.find({ tally: name }, { seq: 1, folded: 1 }).lean()).sort((a, b) => a.seq - b.seq);
 }
 
 it('stays exact while 200 writers and 4 folders race, and folds every revision into exactly one step', async () => {
@@ -79,7 +91,7 @@ it('stays exact while 200 writers and 4 folders race, and folds every revision i
   await Promise.all([...folders, ...readers]);
   await tally.fold(name, now);
   expect(await tally.readCounts(name)).toEqual(expected);
-  expect(await tally.RevisionModel.countDocuments({ tally: name, pending: true })).toBe(0);
+  expect(await revisionsStored.countDocuments({ tally: name, pending: true })).toBe(0);
 
   // No reading ever had a negative count, or more members holding a value than there are members.
   expect(readings.length).toBeGreaterThan(0);
@@ -89,7 +101,7 @@ it('stays exact while 200 writers and 4 folders race, and folds every revision i
   }
 
   // Each member's revisions chain: 1, 2, 3… each from the value the one before set.
-  const revisions = await tally.RevisionModel.find({ tally: name }).lean<(Revision & { _id: string })[]>();
+  const revisions = await revisionsStored.find({ tally: name }).lean<(Revision & { _id: string })[]>();
   for (const member of [...members, ...contested]) {
     const chain = revisions.filter((revision) => revision.member === member).sort((a, b) => a.rev - b.rev);
     chain.forEach((revision, index) => {
@@ -119,7 +131,7 @@ it('counts once the revisions of a fold that stopped after claiming its step, an
   for (const revision of first) expect(await tally.append(revision)).toBe(true);
 
   // The stopped folder's step: claimed with its counts and list, its revisions still flagged pending.
-  await tally.StepModel.create({
+  await stepsStored.create({
     _id: stepId(name, 1),
     tally: name,
     seq: 1,
@@ -130,7 +142,7 @@ it('counts once the revisions of a fold that stopped after claiming its step, an
     folded: first.map((revision) => `${revision.member}#1`),
     at: now,
   });
-  expect(await tally.RevisionModel.countDocuments({ tally: name, pending: true })).toBe(6);
+  expect(await revisionsStored.countDocuments({ tally: name, pending: true })).toBe(6);
   expect(await tally.readCounts(name)).toEqual(
     new Map([
       ['a', 3],
@@ -151,7 +163,7 @@ it('counts once the revisions of a fold that stopped after claiming its step, an
 
   // The next fold finishes the stopped one and folds only what came after it.
   expect(await tally.fold(name, now)).toBe(3);
-  expect(await tally.RevisionModel.countDocuments({ tally: name, pending: true })).toBe(0);
+  expect(await revisionsStored.countDocuments({ tally: name, pending: true })).toBe(0);
   expect(await tally.readCounts(name)).toEqual(expected);
   expect(await tally.fold(name, now)).toBe(0);
   expect((await stepsOf(name)).map((step) => step.seq)).toEqual([1, 2]);
@@ -163,7 +175,7 @@ it('stays exact when folders race a fold that stopped after claiming its step', 
   const now = new Date();
   const first = Array.from({ length: 10 }, (_, index) => ({ tally: name, member: `${name}/m${index}`, rev: 1, from: null, to: 'a' }));
   for (const revision of first) await tally.append(revision);
-  await tally.StepModel.create({
+  await stepsStored.create({
     _id: stepId(name, 1),
     tally: name,
     seq: 1,
@@ -184,7 +196,7 @@ it('stays exact when folders race a fold that stopped after claiming its step', 
 
   const expected = await countsOfHeads([...first.map((revision) => revision.member), ...later]);
   expect(await tally.readCounts(name)).toEqual(expected);
-  expect(await tally.RevisionModel.countDocuments({ tally: name, pending: true })).toBe(0);
+  expect(await revisionsStored.countDocuments({ tally: name, pending: true })).toBe(0);
   const folded = (await stepsOf(name)).flatMap((step) => step.folded);
   expect(new Set(folded).size).toBe(folded.length);
   expect(folded).toHaveLength(60);
@@ -195,7 +207,7 @@ it("counts a stopped fold's revisions once when a bulk load comes next, after it
   const start = Date.now();
   const first = Array.from({ length: 3 }, (_, index) => ({ tally: name, member: `${name}/m${index}`, rev: 1, from: null, to: 'a' }));
   for (const revision of first) await tally.append(revision);
-  await tally.StepModel.create({
+  await stepsStored.create({
     _id: stepId(name, 1),
     tally: name,
     seq: 1,
@@ -203,7 +215,7 @@ it("counts a stopped fold's revisions once when a bulk load comes next, after it
     folded: first.map((revision) => `${revision.member}#1`),
     at: new Date(start),
   });
-  await tally.appendFolded(name, [{ member: `${name}/f0`, rev: 1, from: null, to: 'b' }], new Date(start));
+  await appendFolded(tally, name, [{ member: `${name}/f0`, rev: 1, from: null, to: 'b' }], new Date(start));
   expect(await tally.readCounts(name)).toEqual(
     new Map([
       ['a', 3],

@@ -6,8 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { HOUR_MS, MINUTE_MS } from '@logovote/contracts';
-import { LogBucketModel, timeBucketedLog } from '../../src/store/time-bucketed-log';
+import { timeBucketedLog } from '../../src/store/time-bucketed-log';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../../tests/support/integration';
+import { storedModel } from '../support';
 
 jest.setTimeout(120_000);
 
@@ -32,7 +33,11 @@ const flatLog = timeBucketedLog<{ subject: string }>({
   spansMs: [HOUR_MS],
 });
 
-beforeAll(() => connectTestDatabase(testDatabaseUri('time_bucketed_log'), [LogBucketModel, log.RecordModel, flatLog.RecordModel]));
+/** The markers and records as stored, to look under the primitive and to leave a sweep stopped halfway. */
+const LogBucketModel = storedModel<{ _id: string; parent: string; start: number }>('log_buckets');
+const recordsStored = storedModel('test_log_records');
+
+beforeAll(() => connectTestDatabase(testDatabaseUri('time_bucketed_log')));
 afterAll(() => dropTestDatabase());
 
 const newId = () => randomBytes(6).toString('hex');
@@ -59,7 +64,7 @@ it('counts an id appended by 100 writers at once once, with one marker per level
   const id = newId();
   const appended = await Promise.all(Array.from({ length: 100 }, (_, writer) => log.append(id, { subject: `w${writer}` }, at)));
   expect(appended.filter(Boolean)).toHaveLength(1);
-  expect(await log.RecordModel.countDocuments({ _id: id })).toBe(1);
+  expect(await recordsStored.countDocuments({ _id: id })).toBe(1);
   const [hourKey, minuteKey] = log.bucketKeys(at.getTime());
   expect((await log.recordsIn(minuteKey!)).map((record) => (record as { _id: string })._id)).toEqual([id]);
   expect((await log.buckets()).filter((bucket) => bucket.key === hourKey)).toHaveLength(1);
@@ -103,9 +108,9 @@ it('marks each bucket once under 180 concurrent appends over 3 hours, lists them
   // Sweeping before the third hour removes the first two, records and markers, and leaves the third alone.
   expect(await log.sweep(hours[2]!)).toBe(120);
   expect(await markersOf(hours.slice(0, 2))).toBe(0);
-  expect(await log.RecordModel.countDocuments({ sweepBucket: { $in: hourKeys.slice(0, 2) } })).toBe(0);
+  expect(await recordsStored.countDocuments({ sweepBucket: { $in: hourKeys.slice(0, 2) } })).toBe(0);
   expect(await markersOf([hours[2]!])).toBe(6);
-  expect(await log.RecordModel.countDocuments({ sweepBucket: hourKeys[2] })).toBe(60);
+  expect(await recordsStored.countDocuments({ sweepBucket: hourKeys[2] })).toBe(60);
   // Sweeping again finds nothing left to remove.
   expect(await log.sweep(hours[2]!)).toBe(0);
 });
@@ -142,7 +147,7 @@ it('sweeps what appends left halfway (markers without records, records without t
   // (markers go in first), but the sweep must not depend on the finest markers: it finds records by hour.
   const [halfHour, halfMinute] = log.bucketKeys(halfSwept! + 7 * MINUTE_MS);
   await LogBucketModel.create({ _id: halfHour, parent: LOG_NAME, start: halfSwept });
-  await log.RecordModel.create(
+  await recordsStored.create(
     ['h1', 'h2'].map((subject, index) => ({
       _id: newId(),
       at: new Date(halfSwept! + 7 * MINUTE_MS + index),

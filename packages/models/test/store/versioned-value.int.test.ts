@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { versionedValue } from '../../src/store/versioned-value';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../../tests/support/integration';
+import { storedModel } from '../support';
 
 jest.setTimeout(120_000);
 
@@ -23,7 +24,10 @@ const value = versionedValue<Value>({
   indexed: ['state'],
 });
 
-beforeAll(() => connectTestDatabase(testDatabaseUri('versioned_value'), [value.VersionModel]));
+/** The value's versions as stored, to look under the primitive. */
+const versionsStored = storedModel<{ _id: string; key?: string; owner: string; seq: number; at: Date }>('test_versioned_values');
+
+beforeAll(() => connectTestDatabase(testDatabaseUri('versioned_value')));
 afterAll(() => dropTestDatabase());
 
 const newKey = () => `k-${randomBytes(6).toString('hex')}`;
@@ -33,14 +37,13 @@ const addWriter = (writer: number) => (current: { value: Value } | null) => ({
   writers: [...(current?.value.writers ?? []), writer],
   count: (current?.value.count ?? 0) + 1,
 });
-const versionsOf = async (key: string) =>
-  (await value.VersionModel.find({ key }, { seq: 1 }).lean()).map((v) => v.seq).sort((a, b) => a - b);
+const versionsOf = async (key: string) => (await versionsStored.find({ key }, { seq: 1 }).lean()).map((v) => v.seq).sort((a, b) => a - b);
 /** A version's id, as the primitive names it (zero-padded seq). */
 const versionId = (key: string, seq: number) => `${key}#${String(seq).padStart(10, '0')}`;
 /** What a change that stopped after its insert leaves: its version in, the previous one not deleted. */
 async function stoppedChange(key: string, seq: number, next: Value) {
   const version = { _id: versionId(key, seq), key, owner: key, seq, at: new Date(), ...next };
-  await value.VersionModel.create(version);
+  await versionsStored.create(version);
 }
 
 it('applies each of 200 concurrent changes over 25 keys exactly once, and leaves one version per key', async () => {
@@ -120,7 +123,7 @@ it('retires, at the next change, every version a stop left live', async () => {
   await value.change(key, addWriter(4));
   expect(await versionsOf(key)).toEqual([4]);
   // Retired versions keep their numbers claimed until the key is removed.
-  expect(await value.VersionModel.countDocuments({ owner: key })).toBe(4);
+  expect(await versionsStored.countDocuments({ owner: key })).toBe(4);
   await value.remove(key);
   expect(await value.exists(key)).toBe(false);
 });

@@ -1,9 +1,9 @@
 import type { DeletedPoll } from '@logovote/contracts';
 import {
-  PollContactModel,
   PollModel,
   deleteLogoFiles,
   deletePollStatus,
+  hasPollContact,
   hasVoteData,
   signalPollVisibility,
   unindexPollForSearch,
@@ -20,7 +20,7 @@ const OWNERS_POLL_MS = 100;
 
 /** Whether the services that keep data of a poll (votes, notify) have removed all of it. */
 async function ownersDone(pollId: string): Promise<boolean> {
-  return !(await hasVoteData(pollId)) && (await PollContactModel.exists({ _id: pollId })) === null;
+  return !(await hasVoteData(pollId)) && !(await hasPollContact(pollId));
 }
 
 async function waitForOwners(pollId: string, waitMs: number): Promise<boolean> {
