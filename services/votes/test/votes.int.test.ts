@@ -14,9 +14,8 @@ import {
   voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
-import { castVote } from '../src/cast-vote';
 import { loadConfig } from '../src/config';
-import { withdrawVoteIfClosedMeanwhile } from '../src/voting-closed';
+import { recordBallot, withdrawVoteIfClosedMeanwhile } from '../src/use-cases/cast-vote';
 import {
   TEST_CSRF_SECRET,
   TEST_IP_HASH_SALT,
@@ -345,11 +344,11 @@ describe('votes on a closed poll', () => {
 
     // A first vote and a changed vote, each written while the poll was open...
     const first = `${sessionId}:first`;
-    const firstCast = await castVote(ballot(first, a), seats);
+    const firstCast = await recordBallot(ballot(first, a), seats);
     expect(firstCast).toEqual({ outcome: 'recorded', written: { rev: 1, from: null, seatChannel: null } });
     const changed = `${sessionId}:changed`;
-    await castVote(ballot(changed, a), seats);
-    const change = await castVote(ballot(changed, b), seats);
+    await recordBallot(ballot(changed, a), seats);
+    const change = await recordBallot(ballot(changed, b), seats);
     expect(change).toEqual({ outcome: 'recorded', written: { rev: 2, from: a } });
     expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
@@ -360,11 +359,8 @@ describe('votes on a closed poll', () => {
 
     // ...then the creator closes before their requests look again.
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, first, a, firstCast.written)).rejects.toMatchObject({
-      status: 409,
-      message: VOTING_CLOSED,
-    });
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, changed, b, change.written)).rejects.toMatchObject({ status: 409 });
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, first, a, firstCast.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, changed, b, change.written)).resolves.toBe('voting-closed');
     // The first vote is gone, the changed one is back on its earlier logo.
     expect((await currentVote(first)).logoId).toBeNull();
     expect((await currentVote(changed)).logoId).toBe(a);
@@ -377,16 +373,16 @@ describe('votes on a closed poll', () => {
     const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
     const ballot = (voteId: string, logoId: string) => ({ pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId, ipHash: 'ip' });
     const same = `${sessionId}:same`;
-    await castVote(ballot(same, a), seats);
-    const again = await castVote(ballot(same, a), seats);
+    await recordBallot(ballot(same, a), seats);
+    const again = await recordBallot(ballot(same, a), seats);
     expect(again).toEqual({ outcome: 'recorded' });
     const overtaken = `${sessionId}:overtaken`;
-    const older = await castVote(ballot(overtaken, a), seats);
-    await castVote(ballot(overtaken, b), seats);
+    const older = await recordBallot(ballot(overtaken, a), seats);
+    await recordBallot(ballot(overtaken, b), seats);
 
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, same, a, again.written)).rejects.toMatchObject({ status: 409 });
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, overtaken, a, older.written)).rejects.toMatchObject({ status: 409 });
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, same, a, again.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, overtaken, a, older.written)).resolves.toBe('voting-closed');
     expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
         [a, 1],
@@ -398,7 +394,7 @@ describe('votes on a closed poll', () => {
   it('an open poll lets the vote stand', async () => {
     const { sessionId, logoIds } = await createPoll();
     const voter = `${sessionId}:open`;
-    const cast = await castVote(
+    const cast = await recordBallot(
       { pollId: sessionId, voteId: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' },
       { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 },
     );
