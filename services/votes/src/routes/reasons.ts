@@ -50,7 +50,7 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     if (stored === 'exists') await replaceReason(voteId, vote.rev, text);
     if (stored === 'busy') throw new HttpError(503, 'Many reasons are being sent right now. Please try again.');
     // A vote change that dropped this voter's reasons before ours was stored: ours explains a choice no
-    // longer held (cast-vote drops after its change too, so one of the two always sees the other).
+    // longer held (the vote use case drops after its change too, so one of the two always sees the other).
     if ((await voteLedger.head(voteId)).rev > vote.rev) {
       await dropReasons(voteId, vote.rev);
       throw new HttpError(409, REASON_MESSAGES.voteChanged);
