@@ -22,7 +22,7 @@ import { voterFinder, type VoterClues } from '../voter';
 
 export interface Ballot {
   pollId: string;
-  /** The voter (see ./voter). */
+  /** The voter (see ../voter). */
   voteId: string;
   fingerprint: string;
   logoId: string;
@@ -34,7 +34,7 @@ export interface Ballot {
 /**
  * How many voters an address may bring to a poll, and which of them pay a proof of work. Seats are
  * numbered from 0 in the order addresses fill them; past the free ones they come in levels of
- * `seatsPerLevel`, and a proof of work of level L (./proof-of-work: its cost grows with L) may take any
+ * `seatsPerLevel`, and a proof of work of level L (../proof-of-work: its cost grows with L) may take any
  * free seat up to the last one of level L.
  */
 export interface SeatPolicy {
