@@ -7,7 +7,8 @@ import { fingerprintTestRouter } from './routes/fingerprint-test';
 import { notesRouter } from './routes/notes';
 import { reasonsRouter } from './routes/reasons';
 import { reportsRouter } from './routes/reports';
-import { votesRouter, type AddressPolicies } from './routes/votes';
+import { votesRouter } from './routes/votes';
+import type { AddressPolicies } from './use-cases/cast-vote';
 
 export interface VotesDeps {
   logger: Logger;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { VoteProof, type VoteChallenge } from '@logovote/contracts';
-import { HttpError, parseInput } from '@logovote/service-kit';
+import { formatZodError } from '@logovote/service-kit';
 import type * as AltchaLib from 'altcha-lib' with { 'resolution-mode': 'import' };
 import type * as AltchaPbkdf2 from 'altcha-lib/algorithms/pbkdf2' with { 'resolution-mode': 'import' };
 import { spendProof } from './models/spent-proof';
@@ -28,14 +28,17 @@ export function attemptsAt(cost: ProofCost, level: number): number {
   return cost.attempts + (level - 1) * cost.attemptsPerLevel;
 }
 
+/** A spent proof's level (0: its challenge expired), or why it was refused. */
+export type SpentProof = { level: number } | { refused: 'invalid'; problems?: string } | { refused: 'spent' };
+
 /** How long a challenge may be solved and sent: long enough for a slow phone, short enough not to be stockpiled. */
 const CHALLENGE_LIFETIME_S = 10 * 60;
 const ALGORITHM = 'PBKDF2/SHA-256';
 
 export const PROOF_REQUIRED =
   'Many people have already voted in this poll from your network address. Your browser must solve a proof-of-work challenge before this vote counts: solve the challenge and send the vote again with the solution in the X-Vote-Proof header.';
-const PROOF_INVALID = 'The proof of work is not valid for this poll. Vote again to get a new challenge.';
-const PROOF_SPENT = 'This proof of work was already used. Vote again to get a new challenge.';
+export const PROOF_INVALID = 'The proof of work is not valid for this poll. Vote again to get a new challenge.';
+export const PROOF_SPENT = 'This proof of work was already used. Vote again to get a new challenge.';
 export const PROOF_LEVEL_FULL =
   'While this proof of work was being solved, other people on your network address took the seats it was for. Solve the new challenge and send the vote again with its solution in the X-Vote-Proof header.';
 
@@ -44,7 +47,7 @@ export const PROOF_LEVEL_FULL =
  * service draws itself, uniformly below twice its level's attempts (attemptsAt), so a solve takes that
  * many derivations on average and never more than twice that. Uniform from 0 on purpose: a solver that
  * knows the range gains nothing by starting anywhere but 0 (a range starting higher would let it skip
- * the bottom). Challenges are HMAC-signed, carry the poll and the level they are for (../cast-vote: the
+ * the bottom). Challenges are HMAC-signed, carry the poll and the level they are for (./use-cases/cast-vote: the
  * seats a proof may take) and expire; a solution is spent on first use (./models/spent-proof).
  */
 export function proofOfWork(options: ProofOfWorkOptions) {
@@ -71,26 +74,28 @@ export function proofOfWork(options: ProofOfWorkOptions) {
     /**
      * Checks and spends the proof a vote carries (the X-Vote-Proof header): its level when it is a valid
      * solution of a challenge for this poll, 0 when its challenge expired (the vote then goes on as one
-     * without proof). A forged or malformed proof is a 400, one used before a 409.
+     * without proof); refused when forged or malformed ('invalid', with what is wrong with its shape when
+     * that is known) or used before ('spent').
      */
-    async spend(header: string, pollId: string): Promise<number> {
+    async spend(header: string, pollId: string): Promise<SpentProof> {
       let decoded: unknown;
       try {
         decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
       } catch {
-        throw new HttpError(400, PROOF_INVALID);
+        return { refused: 'invalid' };
       }
-      const proof = parseInput(VoteProof, decoded);
+      const parsed = VoteProof.safeParse(decoded);
+      if (!parsed.success) return { refused: 'invalid', problems: formatZodError(parsed.error) };
+      const proof = parsed.data;
       const { parameters } = proof.challenge;
       const level = parameters.data?.level;
       if (parameters.algorithm !== ALGORITHM || parameters.data?.pollId !== pollId || !Number.isSafeInteger(level) || Number(level) < 1)
-        throw new HttpError(400, PROOF_INVALID);
+        return { refused: 'invalid' };
       const result = await verifySolution({ ...proof, deriveKey, hmacSignatureSecret, hmacKeySignatureSecret });
-      if (result.expired) return 0;
-      if (!result.verified) throw new HttpError(400, PROOF_INVALID);
-      if (!(await spendProof(parameters.nonce, pollId, new Date((parameters.expiresAt ?? 0) * 1000))))
-        throw new HttpError(409, PROOF_SPENT);
-      return Number(level);
+      if (result.expired) return { level: 0 };
+      if (!result.verified) return { refused: 'invalid' };
+      if (!(await spendProof(parameters.nonce, pollId, new Date((parameters.expiresAt ?? 0) * 1000)))) return { refused: 'spent' };
+      return { level: Number(level) };
     },
   };
 }

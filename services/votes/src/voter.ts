@@ -1,38 +1,39 @@
-import type { Context } from 'koa';
 import { voteId, voterOfCookie } from '@logovote/models';
-import { hashIp, voterCookie, voterCookieHasher } from '@logovote/service-kit';
+import { hashIp, voterCookieHasher } from '@logovote/service-kit';
 
+/** What a request says of its voter. */
 export interface VoterClues {
-  pollId: string;
   fingerprint: string;
+  /** The client's network address (kept only as a keyed hash). */
+  ip: string;
+  /** The browser's voter cookie; issued (`issued: true`) when it has none. Asked for only once the poll may be voted on. */
+  cookie: () => { value: string; issued: boolean };
+}
+
+export interface Voter {
+  voteId: string;
+  /** Whether the browser's cookie already names this voter in this poll. */
+  bound: boolean;
+  /** The keyed hash of the browser's voter cookie, for binding it to the voter. */
+  cookieHash: string;
   ipHash: string;
-  /** The keyed hash of the browser's voter cookie; absent when this answer issues the cookie. */
-  cookieHash?: string;
 }
 
 /**
  * Who is voting (docs/api/votes-and-notify.md, "Who is one voter"): the voter the browser's cookie is
  * bound to in this poll, wherever it votes from; else the voter with this fingerprint on this network
- * (a private window, or cookies cleared, is the same voter). `bound` says whether the cookie already
- * names the voter.
+ * (a private window, or cookies cleared, is the same voter). What every voter's call (my-vote, vote,
+ * reason, note) starts from.
  */
-export async function identifyVoter(clues: VoterClues): Promise<{ voteId: string; bound: boolean }> {
-  const boundVoter = clues.cookieHash ? await voterOfCookie(clues.pollId, clues.cookieHash) : undefined;
-  if (boundVoter) return { voteId: boundVoter, bound: true };
-  return { voteId: voteId(clues.pollId, clues.fingerprint, clues.ipHash), bound: false };
-}
-
-/**
- * The voter of a request to a poll (see identifyVoter), issuing the voter cookie when the browser has
- * none: what every voter's call (my-vote, vote, reason) starts from.
- */
-export function requestVoter(ipHashSalt: string) {
+export function voterFinder(ipHashSalt: string): (pollId: string, clues: VoterClues) => Promise<Voter> {
   const hashCookie = voterCookieHasher(ipHashSalt);
-  return async (ctx: Context, pollId: string, fingerprint: string) => {
-    const cookie = voterCookie(ctx);
+  return async (pollId, clues) => {
+    const cookie = clues.cookie();
     const cookieHash = hashCookie(pollId, cookie.value);
-    const ipHash = hashIp(ipHashSalt, ctx.ip);
-    const voter = await identifyVoter({ pollId, fingerprint, ipHash, ...(cookie.issued ? {} : { cookieHash }) });
-    return { ...voter, cookieHash, ipHash };
+    const ipHash = hashIp(ipHashSalt, clues.ip);
+    // A cookie issued by this answer is bound to nobody yet.
+    const boundVoter = cookie.issued ? undefined : await voterOfCookie(pollId, cookieHash);
+    if (boundVoter) return { voteId: boundVoter, bound: true, cookieHash, ipHash };
+    return { voteId: voteId(pollId, clues.fingerprint, ipHash), bound: false, cookieHash, ipHash };
   };
 }

@@ -14,9 +14,9 @@ import {
   voteLedger,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
-import { castVote } from '../src/cast-vote';
 import { loadConfig } from '../src/config';
-import { withdrawVoteIfClosedMeanwhile } from '../src/voting-closed';
+import { proofOfWork } from '../src/proof-of-work';
+import { recordBallot, voteCaster, withdrawVoteIfClosedMeanwhile, type CastVoteRequest } from '../src/use-cases/cast-vote';
 import {
   TEST_CSRF_SECRET,
   TEST_IP_HASH_SALT,
@@ -345,11 +345,11 @@ describe('votes on a closed poll', () => {
 
     // A first vote and a changed vote, each written while the poll was open...
     const first = `${sessionId}:first`;
-    const firstCast = await castVote(ballot(first, a), seats);
+    const firstCast = await recordBallot(ballot(first, a), seats);
     expect(firstCast).toEqual({ outcome: 'recorded', written: { rev: 1, from: null, seatChannel: null } });
     const changed = `${sessionId}:changed`;
-    await castVote(ballot(changed, a), seats);
-    const change = await castVote(ballot(changed, b), seats);
+    await recordBallot(ballot(changed, a), seats);
+    const change = await recordBallot(ballot(changed, b), seats);
     expect(change).toEqual({ outcome: 'recorded', written: { rev: 2, from: a } });
     expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
@@ -360,11 +360,8 @@ describe('votes on a closed poll', () => {
 
     // ...then the creator closes before their requests look again.
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, first, a, firstCast.written)).rejects.toMatchObject({
-      status: 409,
-      message: VOTING_CLOSED,
-    });
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, changed, b, change.written)).rejects.toMatchObject({ status: 409 });
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, first, a, firstCast.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, changed, b, change.written)).resolves.toBe('voting-closed');
     // The first vote is gone, the changed one is back on its earlier logo.
     expect((await currentVote(first)).logoId).toBeNull();
     expect((await currentVote(changed)).logoId).toBe(a);
@@ -377,16 +374,16 @@ describe('votes on a closed poll', () => {
     const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
     const ballot = (voteId: string, logoId: string) => ({ pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId, ipHash: 'ip' });
     const same = `${sessionId}:same`;
-    await castVote(ballot(same, a), seats);
-    const again = await castVote(ballot(same, a), seats);
+    await recordBallot(ballot(same, a), seats);
+    const again = await recordBallot(ballot(same, a), seats);
     expect(again).toEqual({ outcome: 'recorded' });
     const overtaken = `${sessionId}:overtaken`;
-    const older = await castVote(ballot(overtaken, a), seats);
-    await castVote(ballot(overtaken, b), seats);
+    const older = await recordBallot(ballot(overtaken, a), seats);
+    await recordBallot(ballot(overtaken, b), seats);
 
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, same, a, again.written)).rejects.toMatchObject({ status: 409 });
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, overtaken, a, older.written)).rejects.toMatchObject({ status: 409 });
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, same, a, again.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, overtaken, a, older.written)).resolves.toBe('voting-closed');
     expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
         [a, 1],
@@ -398,11 +395,76 @@ describe('votes on a closed poll', () => {
   it('an open poll lets the vote stand', async () => {
     const { sessionId, logoIds } = await createPoll();
     const voter = `${sessionId}:open`;
-    const cast = await castVote(
+    const cast = await recordBallot(
       { pollId: sessionId, voteId: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' },
       { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 },
     );
     await expect(withdrawVoteIfClosedMeanwhile(sessionId, voter, logoIds[0]!, cast.written)).resolves.toBeUndefined();
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
+  });
+});
+
+describe('the vote use case, without HTTP', () => {
+  // One free seat per address, then one seat per proof-of-work level, two voters at most.
+  const policy = { seats: { votersPerAddress: 2, seatsWithoutProof: 1, seatsPerLevel: 1 }, cost: { attempts: 10, attemptsPerLevel: 5 } };
+  const castVote = voteCaster({
+    ipHashSalt: config.IP_HASH_SALT,
+    addressPolicies: { standard: policy, sharedNetwork: policy },
+    proofOfWork: proofOfWork({ secret: config.IP_HASH_SALT, iterations: config.PROOF_OF_WORK_ITERATIONS }),
+    logger: silentLogger,
+  });
+
+  /** A ballot from a new browser at `ip`; `cookieAsked` counts how often its voter cookie was asked for. */
+  function ballot(sessionId: string, logoId: string, ip = '10.1.0.1') {
+    const browser = { cookieAsked: 0 };
+    const fingerprint = newFingerprint();
+    const request: CastVoteRequest = {
+      sessionId,
+      logoId,
+      proof: '',
+      voter: {
+        fingerprint,
+        ip,
+        cookie: () => {
+          browser.cookieAsked += 1;
+          return { value: `cookie-of-${fingerprint}`, issued: true };
+        },
+      },
+    };
+    return { request, browser };
+  }
+
+  it('refuses a ballot for no poll, an unknown logo or an unknown channel before asking for the voter cookie', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const noPoll = ballot(newSessionId(), logoIds[0]!);
+    expect(await castVote(noPoll.request)).toEqual({ outcome: 'poll-not-found' });
+    const unknownLogo = ballot(sessionId, 'not-a-logo');
+    expect(await castVote(unknownLogo.request)).toEqual({ outcome: 'unknown-logo' });
+    const unknownChannel = ballot(sessionId, logoIds[0]!);
+    expect(await castVote({ ...unknownChannel.request, via: 'nochannel' })).toEqual({ outcome: 'unknown-channel' });
+    expect([noPoll, unknownLogo, unknownChannel].map(({ browser }) => browser.cookieAsked)).toEqual([0, 0, 0]);
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map());
+  });
+
+  it('records a vote, asks the next voter of the address for a proof of work, and refuses a malformed proof', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    const first = ballot(sessionId, logoIds[0]!);
+    expect(await castVote(first.request)).toEqual({ outcome: 'recorded', logoId: logoIds[0] });
+    expect(first.browser.cookieAsked).toBe(1);
+
+    const second = ballot(sessionId, logoIds[1]!);
+    const refused = await castVote(second.request);
+    expect(refused).toMatchObject({ outcome: 'proof-required', level: 1, attempts: 10, proofWasValid: false });
+    expect(refused.outcome === 'proof-required' && refused.challenge.parameters.data).toEqual({ pollId: sessionId, level: 1 });
+    expect(await castVote({ ...second.request, proof: Buffer.from('{}').toString('base64') })).toMatchObject({ outcome: 'invalid-proof' });
+    expect(await castVote({ ...second.request, proof: '%%%' })).toEqual({ outcome: 'invalid-proof' });
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
+  });
+
+  it('answers that a closed poll takes no vote, and writes nothing', async () => {
+    const { sessionId, logoIds } = await createPoll();
+    await recordVotingState(sessionId, true);
+    expect(await castVote(ballot(sessionId, logoIds[0]!).request)).toEqual({ outcome: 'voting-closed' });
+    expect(await voteLedger.readCounts(sessionId)).toEqual(new Map());
   });
 });

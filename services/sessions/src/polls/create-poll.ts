@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DAY_MS, defaultLogoName, HOUR_MS, type Channel, type LogoOrder, type ResultsVisibility } from '@logovote/contracts';
-import type { InspectedImage, UploadedFile } from '@logovote/media-pipeline';
+import { UploadRejected, type InspectedImage, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
 import {
   PollModel,
   claimRateTicket,
@@ -12,10 +12,11 @@ import {
   unlistPoll,
   type StoredLogo,
 } from '@logovote/models';
-import { HttpError, type Logger, type ObjectStore } from '@logovote/service-kit';
+import type { Logger, ObjectStore } from '@logovote/service-kit';
 import { putLogoObject, removeLogoObjects } from './object-store';
+import type { UploadRefusalRecorder } from './upload-refusals';
 
-export interface CheckedLogo {
+interface CheckedLogo {
   file: UploadedFile;
   image: InspectedImage;
   /** The creator's name for it; empty or absent gives the default (the file name without its extension). */
@@ -82,17 +83,16 @@ const newChannelId = () => randomBytes(6).toString('base64url');
  * Stores checked logos and records the poll. Without transactions the steps are ordered so that no
  * failure leaves anything behind: the poll is recorded as 'creating' first (so a crash midway leaves a
  * record the retention sweep finds and removes with its objects), then the images are stored, then the
- * poll becomes 'active'. Any failure removes what was stored at once; if even that fails, the sweep
- * finishes it later.
+ * poll becomes 'active'. Any failure removes what was stored at once (if even that fails, the sweep
+ * finishes it later) and resolves 'storage-failed'.
  */
-export async function createPoll(
+async function storePoll(
   store: ObjectStore,
   logger: Logger,
   logos: CheckedLogo[],
   choices: PollChoices,
-  /** SHA-256 of the creator token (docs/closing.md): stored with the poll's first write, so it never lacks one. */
   creatorTokenHash: string,
-): Promise<NewPoll> {
+): Promise<NewPoll | 'storage-failed'> {
   const { feedbackPrompt } = choices;
   // Only the exception is stored: a poll without the field keeps the upload order.
   const logoOrder = choices.logoOrder === 'shuffled' ? choices.logoOrder : undefined;
@@ -157,7 +157,62 @@ export async function createPoll(
           : undefined,
       )
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
-    throw new HttpError(503, STORAGE_FAILED);
+    return 'storage-failed';
   }
   return { pollId, feedbackPrompt, logoOrder, resultsVisibility, channels, logos: stored };
+}
+
+export interface CreatePollDeps {
+  store: ObjectStore;
+  pipeline: UploadPipeline;
+  refusals: UploadRefusalRecorder;
+  logger: Logger;
+}
+
+export interface CreatePollRequest {
+  /** 1 to 4 uploaded files, in upload order. */
+  files: UploadedFile[];
+  /** The creator's names of the logos, in the same order. */
+  logoNames?: (string | undefined)[] | undefined;
+  choices: PollChoices;
+  /** SHA-256 of the creator token (docs/closing.md): stored with the poll's first write, so it never lacks one. */
+  creatorTokenHash: string;
+}
+
+/** How a creation went; `timing`: milliseconds spent checking the logos and storing the poll. */
+export type CreatePollOutcome =
+  | { outcome: 'created'; poll: NewPoll; timing: { checks: number; store: number } }
+  /** The first logo, in upload order, that the checks refused (docs/moderation.md): its status and message. */
+  | { outcome: 'logo-refused'; refusal: UploadRejected }
+  | { outcome: 'storage-failed' };
+
+/** Creating a poll, the use case: the logos checked (every refusal recorded for the admin), then stored with the poll. */
+export function pollCreator(deps: CreatePollDeps): (request: CreatePollRequest) => Promise<CreatePollOutcome> {
+  /** The pipeline's verdict on one logo; a refusal is recorded for the admin (without the image). */
+  const inspect = (file: UploadedFile) =>
+    deps.pipeline.inspect(file).catch((error: unknown) => {
+      if (error instanceof UploadRejected) deps.refusals.record(file, error);
+      throw error;
+    });
+
+  return async ({ files, logoNames, choices, creatorTokenHash }) => {
+    const checksStarted = performance.now();
+    // The logos together: the classifiers take turns on the main thread, but OCR reads one logo in its
+    // worker thread while they judge another. Every outcome is awaited (so every refusal is recorded and
+    // no check still reads a file once the request's files are gone); the first refused logo in upload
+    // order answers.
+    const outcomes = await Promise.allSettled(files.map(inspect));
+    const checked: CheckedLogo[] = [];
+    for (const [index, outcome] of outcomes.entries()) {
+      if (outcome.status === 'rejected') {
+        if (outcome.reason instanceof UploadRejected) return { outcome: 'logo-refused', refusal: outcome.reason };
+        throw outcome.reason;
+      }
+      checked.push({ file: files[index]!, image: outcome.value, name: logoNames?.[index] });
+    }
+    const storeStarted = performance.now();
+    const poll = await storePoll(deps.store, deps.logger, checked, choices, creatorTokenHash);
+    if (poll === 'storage-failed') return { outcome: 'storage-failed' };
+    return { outcome: 'created', poll, timing: { checks: storeStarted - checksStarted, store: performance.now() - storeStarted } };
+  };
 }

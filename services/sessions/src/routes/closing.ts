@@ -1,15 +1,7 @@
 import Router from '@koa/router';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, type VotingStateChange } from '@logovote/contracts';
-import {
-  PollModel,
-  activePoll,
-  deletePollStatus,
-  findActivePoll,
-  isCreatorTokenOf,
-  recordVotingState,
-  signalPollVisibility,
-} from '@logovote/models';
-import { HttpError, pollNotFound, pollOr404, requireCsrf } from '@logovote/service-kit';
+import { HttpError, pollNotFound, requireCsrf } from '@logovote/service-kit';
+import { setVotingState } from '../polls/close-poll';
 
 /**
  * POST /api/sessions/{id}/close and /reopen (docs/closing.md): the creator stops and resumes voting.
@@ -24,20 +16,11 @@ export function closingRouter(csrfSecret: string): Router {
     ['reopen', false],
   ] as const) {
     router.post(`/${action}`, requireCsrf(csrfSecret), async (ctx) => {
-      const poll = pollOr404(await findActivePoll(ctx.params.sessionId, ['resultsVisibility']));
-      const pollId = poll._id;
-      if (!(await isCreatorTokenOf(pollId, ctx.get(CREATOR_TOKEN_HEADER) || undefined))) throw new HttpError(403, CREATOR_TOKEN_REJECTED);
-      const state = await recordVotingState(pollId, closed);
-      // A deletion that began meanwhile has already removed the poll's state, or is about to: what this wrote
-      // must not outlive the poll.
-      if (!(await PollModel.exists(activePoll(pollId)))) {
-        await deletePollStatus(pollId);
-        throw pollNotFound();
-      }
-      // Streams that show the counts only while voting is closed end when it reopens (docs/results-visibility.md).
-      if (poll.resultsVisibility) await signalPollVisibility(pollId);
+      const state = await setVotingState(ctx.params.sessionId, ctx.get(CREATOR_TOKEN_HEADER) || undefined, closed);
+      if (state.outcome === 'poll-not-found') throw pollNotFound();
+      if (state.outcome === 'not-creator') throw new HttpError(403, CREATOR_TOKEN_REJECTED);
       const body: VotingStateChange = {
-        sessionId: pollId,
+        sessionId: state.pollId,
         closed: state.closed,
         ...(state.closedAt ? { closedAt: state.closedAt.toISOString() } : {}),
       };

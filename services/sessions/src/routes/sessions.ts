@@ -20,7 +20,7 @@ import {
   pollLinks,
   voterLogoOrder,
 } from '@logovote/contracts';
-import { UploadRejected, multipartUpload, receivedUpload, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
+import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
 import {
   PollModel,
   activePoll,
@@ -47,7 +47,7 @@ import {
   type ObjectStore,
   type UploadRateLimits,
 } from '@logovote/service-kit';
-import { STORAGE_FAILED, claimPollCreation, createPoll, type CheckedLogo, type CreationLimits } from '../polls/create-poll';
+import { STORAGE_FAILED, claimPollCreation, pollCreator, type CreationLimits } from '../polls/create-poll';
 import type { UploadRefusalRecorder } from '../polls/upload-refusals';
 import { logosWithCounts, sharedVoteCounts, totalVotes } from '../polls/vote-counts';
 
@@ -77,7 +77,7 @@ const pollLimitReached = (limit: number, per: 'hour' | 'day') =>
 
 /** Poll creation, lookup and plan: POST /api/sessions, GET /api/sessions/{id}, PUT /api/sessions/{id}/plan. */
 export function sessionsRouter(options: SessionsRouteOptions): Router {
-  const { store, pipeline, logger, csrfSecret, publicOrigin, refusals, creationLimits } = options;
+  const { csrfSecret, publicOrigin, creationLimits } = options;
   const router = new Router();
   const voteCounts = sharedVoteCounts();
   const addressKey = derivedKey(csrfSecret, 'poll-creations-per-address');
@@ -99,12 +99,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
     await next();
   };
 
-  /** The pipeline's verdict on one logo; a refusal is recorded for the admin (without the image). */
-  const inspect = (file: UploadedFile) =>
-    pipeline.inspect(file).catch((error: unknown) => {
-      if (error instanceof UploadRejected) refusals.record(file, error);
-      throw error;
-    });
+  const createPoll = pollCreator(options);
 
   router.post(
     '/api/sessions',
@@ -131,34 +126,24 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       if (files.length === 0) throw new HttpError(400, NO_LOGOS);
       const { logoNames } = choices;
       if (logoNames && logoNames.length !== files.length) throw new HttpError(400, logoNamesCountMismatch(files.length, logoNames.length));
-      const checksStarted = performance.now();
-      // The logos together: the classifiers take turns on the main thread, but OCR reads one logo in its
-      // worker thread while they judge another. Every outcome is awaited (so every refusal is recorded and
-      // no check still reads a file once the request's files are gone); the first refused logo in upload
-      // order answers.
-      const outcomes = await Promise.allSettled(files.map(inspect));
-      const checked: CheckedLogo[] = [];
-      for (const [index, outcome] of outcomes.entries()) {
-        if (outcome.status === 'rejected') throw outcome.reason;
-        checked.push({ file: files[index]!, image: outcome.value, name: logoNames?.[index] });
-      }
-      const storeStarted = performance.now();
       const creatorToken = newCreatorToken();
-      const poll = await createPoll(
-        store,
-        logger,
-        checked,
-        {
+      const created = await createPoll({
+        files,
+        logoNames,
+        choices: {
           feedbackPrompt: choices.feedbackPrompt,
           logoOrder: choices.logoOrder,
           sharedNetwork: choices.sharedNetwork,
           resultsVisibility: choices.resultsVisibility,
           channels: choices.channels,
         },
-        hashCreatorToken(creatorToken),
-      );
+        creatorTokenHash: hashCreatorToken(creatorToken),
+      });
+      if (created.outcome === 'logo-refused') throw created.refusal;
+      if (created.outcome === 'storage-failed') throw new HttpError(503, STORAGE_FAILED);
+      const { poll } = created;
       // Where a creation's time goes (browsers' developer tools and the benchmark read it).
-      ctx.set('Server-Timing', serverTiming({ checks: storeStarted - checksStarted, store: performance.now() - storeStarted }));
+      ctx.set('Server-Timing', serverTiming(created.timing));
       const body: CreatedSessionWithCreatorToken & ResultsVisibilityState = {
         sessionId: poll.pollId,
         ...pollLinks(publicOrigin, poll.pollId),

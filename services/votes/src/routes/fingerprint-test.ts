@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { TestVoteRequest, type TestSession, type TestVoteList, type TestVoteRecord } from '@logovote/contracts';
 import { HttpError, jsonBody, parseJsonBody } from '@logovote/service-kit';
-import { requireFingerprint } from '../fingerprint';
+import { requireFingerprint } from './voter-request';
 import { TestSessionModel, TestVoteModel } from '../models/fingerprint-test';
 
 /** How many test votes GET /test/fingerprint/votes lists, newest first. */

@@ -2,13 +2,22 @@ import type { Context } from 'koa';
 import Router from '@koa/router';
 import { NOTE_MESSAGES, NoteQuery, NoteRequest, type MyNotes, type NoteResponse, type NotesPage } from '@logovote/contracts';
 import { currentVote, notesOfVoter, putNote, readNotes, removeNote, seatChannel, signalReasonGiven } from '@logovote/models';
-import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
-import { requireFingerprint } from '../fingerprint';
+import {
+  HttpError,
+  jsonBody,
+  parseInput,
+  parseJsonBody,
+  pollOr404,
+  requireCsrf,
+  resultsViewerClues,
+  type Logger,
+} from '@logovote/service-kit';
 import { maskProfanity } from '../profanity';
-import { requestVoter } from '../voter';
-import { refuseVoteIfClosed } from '../voting-closed';
+import { pollToVoteOn, votingRefusal } from '../use-cases/cast-vote';
+import { voterFinder } from '../voter';
 import { readWordsPage } from './feedback';
-import { MISSING_FINGERPRINT, pollToVoteOnOr404 } from './votes';
+import { voterCluesOf } from './voter-request';
+import { UNKNOWN_LOGO, VOTING_REFUSED } from './votes';
 
 export interface NotesRouteOptions {
   csrfSecret: string;
@@ -23,16 +32,17 @@ export interface NotesRouteOptions {
  */
 export function notesRouter(options: NotesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
-  const voterOf = requestVoter(options.ipHashSalt);
+  const findVoter = voterFinder(options.ipHashSalt);
   const viewerOf = resultsViewerClues(options);
 
   /** The poll and the voter of a write: a voter of this poll, with a vote, while voting is open. */
   async function writer(ctx: Context, logoId: string) {
-    const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
-    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
-    if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
-    await refuseVoteIfClosed(poll._id);
-    const { voteId } = await voterOf(ctx, poll._id, fingerprint);
+    const voter = voterCluesOf(ctx);
+    const poll = pollOr404(await pollToVoteOn(ctx.params.sessionId));
+    if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, UNKNOWN_LOGO);
+    const stopped = await votingRefusal(poll._id);
+    if (stopped) throw new HttpError(409, VOTING_REFUSED[stopped]);
+    const { voteId } = await findVoter(poll._id, voter);
     // Voters' notes only: a vote is what the seat and proof-of-work rules let in, once per person.
     if ((await currentVote(voteId)).logoId === null) throw new HttpError(409, NOTE_MESSAGES.noVote);
     return { poll, voteId };
@@ -63,9 +73,9 @@ export function notesRouter(options: NotesRouteOptions): Router {
   });
 
   router.get('/my-notes', async (ctx) => {
-    const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
-    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
-    const { voteId } = await voterOf(ctx, poll._id, fingerprint);
+    const voter = voterCluesOf(ctx);
+    const poll = pollOr404(await pollToVoteOn(ctx.params.sessionId));
+    const { voteId } = await findVoter(poll._id, voter);
     const body: MyNotes = { notes: (await notesOfVoter(voteId)).map((note) => ({ logoId: note.logoId, note: note.text })) };
     // Per visitor (by header and cookie), so no cache may keep it for the URL.
     ctx.set('Cache-Control', 'no-store');

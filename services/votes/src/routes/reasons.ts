@@ -10,13 +10,13 @@ import {
   signalReasonGiven,
   voteLedger,
 } from '@logovote/models';
-import { HttpError, jsonBody, parseJsonBody, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
-import { requireFingerprint } from '../fingerprint';
+import { HttpError, jsonBody, parseJsonBody, pollOr404, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
 import { maskProfanity } from '../profanity';
-import { requestVoter } from '../voter';
-import { refuseVoteIfClosed } from '../voting-closed';
+import { pollToVoteOn, votingRefusal } from '../use-cases/cast-vote';
+import { voterFinder } from '../voter';
 import { readWordsPage } from './feedback';
-import { MISSING_FINGERPRINT, pollToVoteOnOr404 } from './votes';
+import { voterCluesOf } from './voter-request';
+import { VOTING_REFUSED } from './votes';
 
 export interface ReasonsRouteOptions {
   csrfSecret: string;
@@ -27,17 +27,18 @@ export interface ReasonsRouteOptions {
 /** PUT reason (the voter's, given or edited) and GET reasons (everyone's, per logo) under /api/sessions/{sessionId} (docs/reasons.md). */
 export function reasonsRouter(options: ReasonsRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
-  const voterOf = requestVoter(options.ipHashSalt);
+  const findVoter = voterFinder(options.ipHashSalt);
   const viewerOf = resultsViewerClues(options);
 
   // The voter, the anti-forgery token and the poll are checked as for a vote.
   router.put('/reason', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
-    const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
+    const voter = voterCluesOf(ctx);
     const { reason } = parseJsonBody(ctx, ReasonRequest);
-    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
+    const poll = pollOr404(await pollToVoteOn(ctx.params.sessionId));
     // Voting has ended on a closed poll, explaining a vote with it (docs/closing.md).
-    await refuseVoteIfClosed(poll._id);
-    const { voteId } = await voterOf(ctx, poll._id, fingerprint);
+    const stopped = await votingRefusal(poll._id);
+    if (stopped) throw new HttpError(409, VOTING_REFUSED[stopped]);
+    const { voteId } = await findVoter(poll._id, voter);
     const vote = await currentVote(voteId);
     const logoId = vote.logoId;
     if (logoId === null || !poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(409, REASON_MESSAGES.noVote);
@@ -49,7 +50,7 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     if (stored === 'exists') await replaceReason(voteId, vote.rev, text);
     if (stored === 'busy') throw new HttpError(503, 'Many reasons are being sent right now. Please try again.');
     // A vote change that dropped this voter's reasons before ours was stored: ours explains a choice no
-    // longer held (cast-vote drops after its change too, so one of the two always sees the other).
+    // longer held (the vote use case drops after its change too, so one of the two always sees the other).
     if ((await voteLedger.head(voteId)).rev > vote.rev) {
       await dropReasons(voteId, vote.rev);
       throw new HttpError(409, REASON_MESSAGES.voteChanged);

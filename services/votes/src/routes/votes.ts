@@ -1,32 +1,10 @@
 import Router from '@koa/router';
-import {
-  FINGERPRINT_HEADER,
-  VOTE_PROOF_HEADER,
-  VoteRequest,
-  type MyVote,
-  type ProofRequired,
-  type VoteResponse,
-} from '@logovote/contracts';
-import { bindVoterCookie, currentVote, findActivePoll, reasonOf, voteChangeSignaller } from '@logovote/models';
-import { HttpError, jsonBody, parseJsonBody, pollOr404, requireCsrf, type Logger } from '@logovote/service-kit';
-import { castVote, type SeatPolicy } from '../cast-vote';
-import { mirrorIntoChannel } from '../channel-vote';
-import { requireFingerprint } from '../fingerprint';
-import { PROOF_LEVEL_FULL, PROOF_REQUIRED, attemptsAt, type ProofCost, type ProofOfWork } from '../proof-of-work';
-import { requestVoter } from '../voter';
-import { refuseVoteIfClosed, withdrawVoteIfClosedMeanwhile } from '../voting-closed';
-
-/** Which voters of an address pay a proof of work, and what it costs them. */
-export interface AddressPolicy {
-  seats: SeatPolicy;
-  cost: ProofCost;
-}
-
-/** In any poll, and in one whose creator expects its voters on one shared network (cheaper). */
-export interface AddressPolicies {
-  standard: AddressPolicy;
-  sharedNetwork: AddressPolicy;
-}
+import { POLL_HIDDEN, VOTE_PROOF_HEADER, VOTING_CLOSED, VoteRequest, type ProofRequired, type VoteResponse } from '@logovote/contracts';
+import { HttpError, jsonBody, parseJsonBody, pollNotFound, requireCsrf, type Logger } from '@logovote/service-kit';
+import { PROOF_INVALID, PROOF_LEVEL_FULL, PROOF_REQUIRED, PROOF_SPENT, type ProofOfWork } from '../proof-of-work';
+import { voteCaster, type AddressPolicies, type CastVoteOutcome, type VotingRefusal } from '../use-cases/cast-vote';
+import { myVoteReader } from '../use-cases/my-vote';
+import { voterCluesOf } from './voter-request';
 
 export interface VotesRouteOptions {
   csrfSecret: string;
@@ -36,83 +14,63 @@ export interface VotesRouteOptions {
   logger: Logger;
 }
 
+export const UNKNOWN_LOGO = 'This logo is not part of this voting session';
 export const UNKNOWN_CHANNEL = 'This channel is not part of this voting session';
-export const MISSING_FINGERPRINT = `${FINGERPRINT_HEADER} header is required`;
-/** The poll, if it may be voted on, with what voting needs of it; else the spec's 404. */
-export async function pollToVoteOnOr404(sessionId: string | undefined) {
-  return pollOr404(await findActivePoll(sessionId, ['logos', 'sharedNetwork', 'channels']));
+/** The 409 messages of a poll that takes no votes now. */
+export const VOTING_REFUSED: Record<VotingRefusal, string> = { 'voting-closed': VOTING_CLOSED, 'poll-hidden': POLL_HIDDEN };
+
+const addressLimitReached = (votersPerAddress: number) =>
+  `Vote limit reached: at most ${votersPerAddress} people can vote in this poll from the same network address. Votes already cast can still be changed.`;
+
+/** A vote that was not recorded, as the spec answers it. */
+function voteRefusal(cast: Exclude<CastVoteOutcome, { outcome: 'recorded' | 'proof-required' }>): HttpError {
+  switch (cast.outcome) {
+    case 'poll-not-found':
+      return pollNotFound();
+    case 'unknown-logo':
+      return new HttpError(400, UNKNOWN_LOGO);
+    case 'unknown-channel':
+      return new HttpError(400, UNKNOWN_CHANNEL);
+    case 'invalid-proof':
+      return new HttpError(400, cast.problems ?? PROOF_INVALID);
+    case 'proof-spent':
+      return new HttpError(409, PROOF_SPENT);
+    case 'address-limit':
+      return new HttpError(429, addressLimitReached(cast.votersPerAddress));
+    default:
+      return new HttpError(409, VOTING_REFUSED[cast.outcome]);
+  }
 }
 
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
 export function votesRouter(options: VotesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
-  const voterOf = requestVoter(options.ipHashSalt);
-  const signalVoteChange = voteChangeSignaller();
+  const castVote = voteCaster(options);
+  const readMyVote = myVoteReader(options.ipHashSalt);
 
   router.get('/my-vote', async (ctx) => {
-    const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
-    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
-    const { voteId } = await voterOf(ctx, poll._id, fingerprint);
-    const { logoId, rev } = await currentVote(voteId);
-    // The reason given for this vote, so the page can show it for editing (docs/reasons.md).
-    const reason = logoId === null ? undefined : await reasonOf(voteId, rev);
-    const body: MyVote = { hasVoted: logoId !== null, logoId, ...(reason === undefined ? {} : { reason }) };
+    const mine = await readMyVote(ctx.params.sessionId, voterCluesOf(ctx));
+    if (!mine) throw pollNotFound();
     // Per visitor (by header and cookie), so no cache may keep it for the URL.
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = body;
+    ctx.body = mine;
   });
 
   router.post('/vote', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
-    const fingerprint = requireFingerprint(ctx, MISSING_FINGERPRINT);
+    const voter = voterCluesOf(ctx);
     const { logoId, via } = parseJsonBody(ctx, VoteRequest);
-    const poll = await pollToVoteOnOr404(ctx.params.sessionId);
-    if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
-    const channels = poll.channels ?? [];
-    if (via !== undefined && !channels.some((channel) => channel.id === via)) throw new HttpError(400, UNKNOWN_CHANNEL);
-    const voter = await voterOf(ctx, poll._id, fingerprint);
-    // The first look at the poll's status and the voter's vote, together.
-    const [, current] = await Promise.all([refuseVoteIfClosed(poll._id), currentVote(voter.voteId)]);
-    const policy = poll.sharedNetwork ? options.addressPolicies.sharedNetwork : options.addressPolicies.standard;
-    const proof = ctx.get(VOTE_PROOF_HEADER);
-    const provenLevel = proof ? await options.proofOfWork.spend(proof, poll._id) : 0;
-    const cast = await castVote(
-      { pollId: poll._id, voteId: voter.voteId, fingerprint, logoId, ipHash: voter.ipHash, channel: via },
-      policy.seats,
-      provenLevel,
-      current,
-    );
-    if (cast.outcome === 'address-limit') {
-      throw new HttpError(
-        429,
-        `Vote limit reached: at most ${policy.seats.votersPerAddress} people can vote in this poll from the same network address. Votes already cast can still be changed.`,
-      );
-    }
-    if (cast.outcome === 'proof-required') {
-      const { level } = cast;
-      const attempts = attemptsAt(policy.cost, level);
-      const body: ProofRequired = {
-        message: provenLevel > 0 ? PROOF_LEVEL_FULL : PROOF_REQUIRED,
-        level,
-        attempts,
-        challenge: await options.proofOfWork.challengeFor(poll._id, level, attempts),
-      };
+    const cast = await castVote({ sessionId: ctx.params.sessionId, logoId, via, proof: ctx.get(VOTE_PROOF_HEADER), voter });
+    if (cast.outcome === 'recorded') {
+      const body: VoteResponse = { logoId: cast.logoId };
+      ctx.body = body;
+    } else if (cast.outcome === 'proof-required') {
+      const { level, attempts, challenge } = cast;
+      const body: ProofRequired = { message: cast.proofWasValid ? PROOF_LEVEL_FULL : PROOF_REQUIRED, level, attempts, challenge };
       ctx.status = 428;
       ctx.body = body;
-      return;
+    } else {
+      throw voteRefusal(cast);
     }
-    // A poll without channels spends nothing here (docs/channels.md).
-    const channelTally =
-      channels.length > 0 && cast.written ? await mirrorIntoChannel(poll._id, voter.voteId, logoId, cast.written) : undefined;
-    await Promise.all([
-      withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, cast.written, channelTally),
-      // From now on this browser finds its vote from any address (this voter's, whether or not the poll still takes votes).
-      voter.bound ? undefined : bindVoterCookie(poll._id, voter.cookieHash, voter.voteId),
-    ]);
-    // Live results pages learn of the change from this signal (docs/live-results.md). The vote stands without
-    // it: those pages then show it with the next vote's update or on reload.
-    await signalVoteChange(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live results signal not written'));
-    const body: VoteResponse = { logoId };
-    ctx.body = body;
   });
 
   return router;
