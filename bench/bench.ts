@@ -157,6 +157,7 @@ async function main(): Promise<void> {
     const processes = stackProcesses(ports, runDir);
     const reference = await startReferenceServer({ port: referencePort, mongoUri: stack.mongoUri, logDir: stack.logDir });
     const seedReference = (polls: BenchPoll[]) => seedReferenceTwins(stack.mongoUri, polls);
+    const stormOptions = { gateway, seedReference, runDir, outDir, processes, log };
     await sleep(5000);
     if (process.env.LOGOVOTE_BENCH_ONLY === 'live') {
       const { polls, csrfCookie } = await createPolls(gateway, 1);
@@ -178,7 +179,7 @@ async function main(): Promise<void> {
       return;
     }
     if (process.env.LOGOVOTE_BENCH_ONLY === 'storm') {
-      const stormResults = await runVoteStorm({ gateway, seedReference, runDir, outDir, processes, log });
+      const stormResults = await runVoteStorm(stormOptions);
       log('poll creation with four large logos');
       const storm = renderStorm({ ...stormResults, creation: await measureCreation(gateway, runDir, outDir) });
       process.stdout.write(`${storm.budgetRows.join('\n')}\n\n${storm.section}`);
@@ -231,14 +232,7 @@ async function main(): Promise<void> {
       },
     });
 
-    const { referenceStorm, storm, exact, polls, csrfCookie, underStorm } = await runVoteStorm({
-      gateway,
-      seedReference,
-      runDir,
-      outDir,
-      processes,
-      log,
-    });
+    const { referenceStorm, storm, exact, polls, csrfCookie, underStorm } = await runVoteStorm(stormOptions);
 
     const readCosts = await measureReadCosts(stack.mongoUri, polls[0]!.sessionId);
     log(`  ${readCosts.votes} votes stored; counts of one poll take ${readCosts.countsMs.toFixed(0)} ms`);
