@@ -14,4 +14,5 @@ export * from './results-viewer';
 export * from './server';
 export * from './upload-rate';
 export * from './validation';
+export * from './voter-cookie';
 export { runInBackground } from './background';
