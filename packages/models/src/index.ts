@@ -72,6 +72,7 @@ export {
   type StoredReport,
 } from './poll-report';
 export * from './poll-visibility';
+export * from './logo-file';
 export * from './upload-refusal';
 export * from './rate-ticket';
 export * from './admin-login-failure';
