@@ -42,7 +42,7 @@ export async function measureReadCosts(mongoUri: string, pollId: string): Promis
     return {
       lookupPlan: Array.isArray(plan) && plan.every((line) => typeof line === 'string') ? plan.join('; ') : JSON.stringify(plan),
       votes: await VoterSeatModel.estimatedDocumentCount(),
-      findByIdMs: await medianMs(() => VoterSeatModel.findById(sample._id, { ipSlot: 1 }).lean()),
+      findByIdMs: await medianMs(() => VoterSeatModel.findById(sample._id, { seat: 1 }).lean()),
       seatsMs: await medianMs(() => seatsOfAddress(pollId, sample.ipHash)),
       countsMs: await medianMs(() => voteLedger.readCounts(pollId)),
     };

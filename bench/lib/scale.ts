@@ -176,7 +176,7 @@ async function bulkLoad(options: ScaleOptions, count: number): Promise<void> {
             fingerprint: voter,
             logoId: poll.logoIds[i % poll.logoIds.length]!,
             ipHash: voter,
-            ipSlot: 0,
+            seat: 0,
           });
         }
         await insertFirstVotes(votes, { folded: true });

@@ -143,7 +143,7 @@ export async function writePollToDatabase(
   const votes = logos.flatMap((logo) =>
     Array.from({ length: logo.votes }, () => {
       const voter = fingerprint();
-      return { pollId, fingerprint: voter, logoId: logo.id, ipHash: fingerprint(), ipSlot: 0 };
+      return { pollId, fingerprint: voter, logoId: logo.id, ipHash: fingerprint(), seat: 0 };
     }),
   );
   await insertFirstVotes(votes);

@@ -96,7 +96,7 @@ export async function fillStore(
       fingerprint: `${tag}${index}`,
       logoId: target.logoIds[index % target.logoIds.length]!,
       ipHash: `${tag}-address-${index}`,
-      ipSlot: 0,
+      seat: 0,
     }));
   for (const [index, other] of others.entries()) await insertFirstVotes(votes(other, options.votesPerPoll, `f${index}-`), { folded: true });
   for (const [index, other] of others.slice(0, 20).entries()) await insertFirstVotes(votes(other, 5, `p${index}-`));

@@ -14,8 +14,8 @@ export const channelLedger = exactTally({ revisions: 'channel_ledger', steps: 'c
 export const channelTally = (pollId: string, channelId: string): string => `${pollId}|${channelId}`;
 
 /** The channel a voter counts for: the one its seat was taken with (null: the plain link). One lookup by the seat's key. */
-export async function channelOfVoter(voteId: string): Promise<string | null> {
-  const seat = await VoterSeatModel.findById(voteId, { channel: 1, _id: 0 }).lean<{ channel?: string }>();
+export async function channelOfVoter(voterKey: string): Promise<string | null> {
+  const seat = await VoterSeatModel.findById(voterKey, { channel: 1, _id: 0 }).lean<{ channel?: string }>();
   return seat?.channel ?? null;
 }
 

@@ -9,7 +9,7 @@ import { EXPORT_CHUNK, VOTER_WORDS_FIELDS } from './vote-reason';
  *
  * Each logo of a poll is a numbered log of notes (./store/numbered-log), as for reasons: insert-only
  * slots keyed `<pollId>|<logoId>|<seq>` in their own collection, read newest first by equality lookups
- * alone. One note per voter and logo: `note` = `<voteId>|<logoId>` is unique, so a voter's second note on
+ * alone. One note per voter and logo: `note` = `<voterKey>|<logoId>` is unique, so a voter's second note on
  * a logo is an edit of the first, in place (one equality update: the note keeps its number and date), and
  * removing a note removes its text while the slot stays, as a dropped reason does. A note is about a logo,
  * not about a choice: a changed vote keeps it. Everything goes with the poll.
@@ -17,36 +17,36 @@ import { EXPORT_CHUNK, VOTER_WORDS_FIELDS } from './vote-reason';
 const logoNoteSchema = new Schema(
   {
     ...VOTER_WORDS_FIELDS,
-    /** `<voteId>|<logoId>`: one note per voter and logo. */
+    /** `<voterKey>|<logoId>`: one note per voter and logo. */
     note: { type: String, required: true },
   },
   { collection: 'logo_notes', versionKey: false },
 );
 indexNumberedSlots(logoNoteSchema);
 logoNoteSchema.index({ note: 1 }, { unique: true });
-logoNoteSchema.index({ voteId: 1 });
+logoNoteSchema.index({ voterKey: 1 });
 logoNoteSchema.index({ pollId: 1 });
 export const LogoNoteModel = model('LogoNote', logoNoteSchema);
 
 /** What a reader gets with each note beside its text and date. */
 export interface NoteExtra {
-  voteId: string;
+  voterKey: string;
   channel?: string;
 }
 export const noteLog = numberedLog<NoteExtra>(LogoNoteModel, {
   pageSize: REASONS_PAGE_SIZE,
   chunkSize: EXPORT_CHUNK,
-  extraFields: ['voteId', 'channel'],
+  extraFields: ['voterKey', 'channel'],
 });
 
 /** Each logo of a poll is one numbered log of notes. */
 export const logoLog = (pollId: string, logoId: string) => `${pollId}|${logoId}`;
-const noteKey = (voteId: string, logoId: string) => `${voteId}|${logoId}`;
+const noteKey = (voterKey: string, logoId: string) => `${voterKey}|${logoId}`;
 
 export interface NewNote {
   pollId: string;
   logoId: string;
-  voteId: string;
+  voterKey: string;
   text: string;
   /** The channel of the voter's seat (docs/channels.md), '' for the plain link. */
   channel: string;
@@ -55,16 +55,16 @@ export interface NewNote {
 export const noteFields = (note: NewNote, at?: Date) => ({
   pollId: note.pollId,
   logoId: note.logoId,
-  note: noteKey(note.voteId, note.logoId),
-  voteId: note.voteId,
+  note: noteKey(note.voterKey, note.logoId),
+  voterKey: note.voterKey,
   text: note.text,
   channel: note.channel,
   ...(at ? { at } : {}),
 });
 
 /** Sets the text of the voter's note on a logo, in place: one equality update, the last edit wins. */
-async function replaceNote(voteId: string, logoId: string, text: string): Promise<boolean> {
-  const result = await LogoNoteModel.updateOne({ note: noteKey(voteId, logoId) }, { $set: { text } });
+async function replaceNote(voterKey: string, logoId: string, text: string): Promise<boolean> {
+  const result = await LogoNoteModel.updateOne({ note: noteKey(voterKey, logoId) }, { $set: { text } });
   return result.matchedCount > 0;
 }
 
@@ -74,27 +74,27 @@ async function replaceNote(voteId: string, logoId: string, text: string): Promis
  * kept taking the next number (only under a flood).
  */
 export async function putNote(note: NewNote): Promise<'stored' | 'busy'> {
-  if (await replaceNote(note.voteId, note.logoId, note.text)) return 'stored';
-  const key = noteKey(note.voteId, note.logoId);
+  if (await replaceNote(note.voterKey, note.logoId, note.text)) return 'stored';
+  const key = noteKey(note.voterKey, note.logoId);
   const appended = await noteLog.append(
     logoLog(note.pollId, note.logoId),
     noteFields(note),
     async () => (await LogoNoteModel.exists({ note: key })) !== null,
   );
   // Another request of the same voter wrote the first note meanwhile: this one is the later edit.
-  if (appended === 'exists') await replaceNote(note.voteId, note.logoId, note.text);
+  if (appended === 'exists') await replaceNote(note.voterKey, note.logoId, note.text);
   return appended === 'busy' ? 'busy' : 'stored';
 }
 
 /** Removes the voter's note on a logo (its text; the slot stays). false when there was none. */
-export async function removeNote(voteId: string, logoId: string): Promise<boolean> {
-  const result = await LogoNoteModel.updateOne({ note: noteKey(voteId, logoId), text: { $exists: true } }, { $unset: { text: 1 } });
+export async function removeNote(voterKey: string, logoId: string): Promise<boolean> {
+  const result = await LogoNoteModel.updateOne({ note: noteKey(voterKey, logoId), text: { $exists: true } }, { $unset: { text: 1 } });
   return result.modifiedCount > 0;
 }
 
 /** The voter's notes in a poll, per logo id (one equality lookup: a voter has at most one per logo). */
-export async function notesOfVoter(voteId: string): Promise<{ logoId: string; text: string }[]> {
-  const rows = await LogoNoteModel.find({ voteId }, { logoId: 1, text: 1 }).lean();
+export async function notesOfVoter(voterKey: string): Promise<{ logoId: string; text: string }[]> {
+  const rows = await LogoNoteModel.find({ voterKey }, { logoId: 1, text: 1 }).lean();
   return rows.flatMap((row) => (typeof row.text === 'string' ? [{ logoId: row.logoId, text: row.text }] : []));
 }
 

@@ -2,7 +2,7 @@ import type { ResultsWithheldUntil } from '@logovote/contracts';
 import { creatorTokenMatches } from './creator-token';
 import type { Poll } from './poll';
 import { readPollStatus, type PollStatus } from './poll-status';
-import { currentVote, voteId } from './vote';
+import { currentVote, voterKeyOf } from './vote';
 import { voterOfCookie } from './voter-cookie';
 
 /** Who asks for a poll's results (from the request: @logovote/service-kit's resultsViewerClues). */
@@ -22,7 +22,7 @@ export type RuledPoll = Pick<Poll, '_id' | (typeof RESULTS_RULE_FIELDS)[number]>
 /** Whether the viewer has a vote in the poll: the voter its cookie is bound to, else the one with its fingerprint on its network. */
 async function hasVoted(pollId: string, voter: ResultsViewer['voter']): Promise<boolean> {
   const bound = voter.cookieHash ? await voterOfCookie(pollId, voter.cookieHash) : undefined;
-  const id = bound ?? (voter.fingerprint ? voteId(pollId, voter.fingerprint, voter.ipHash) : undefined);
+  const id = bound ?? (voter.fingerprint ? voterKeyOf(pollId, voter.fingerprint, voter.ipHash) : undefined);
   return id !== undefined && (await currentVote(id)).logoId !== null;
 }
 

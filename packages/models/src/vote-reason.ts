@@ -7,7 +7,7 @@ export const VOTER_WORDS_FIELDS = {
   ...NUMBERED_SLOT_FIELDS,
   pollId: { type: String, required: true },
   logoId: { type: String, required: true },
-  voteId: { type: String, required: true },
+  voterKey: { type: String, required: true },
   /** The channel of the voter's seat (docs/channels.md), '' for the plain link. */
   channel: { type: String },
 } as const;
@@ -19,7 +19,7 @@ export const VOTER_WORDS_FIELDS = {
  * `<pollId>|<logoId>|<seq>`, numbered in order of arrival without a gap, read newest first by equality
  * lookups alone (pages of REASONS_PAGE_SIZE numbers, export chunks of EXPORT_CHUNK numbers).
  *
- * A reason explains one revision of the voter's vote (`vote` = `<voteId>#<rev>`, unique: one reason per
+ * A reason explains one revision of the voter's vote (`vote` = `<voterKey>#<rev>`, unique: one reason per
  * revision; an edit replaces its text in place). When the vote changes, the reason is dropped: its text is removed and the slot stays
  * behind, empty, to keep the numbering whole. Everything goes with the poll.
  */
@@ -33,7 +33,7 @@ const voteReasonSchema = new Schema(
 );
 indexNumberedSlots(voteReasonSchema);
 voteReasonSchema.index({ vote: 1 }, { unique: true });
-voteReasonSchema.index({ voteId: 1 });
+voteReasonSchema.index({ voterKey: 1 });
 voteReasonSchema.index({ pollId: 1 });
 export const VoteReasonModel = model('VoteReason', voteReasonSchema);
 
@@ -42,24 +42,24 @@ export const EXPORT_CHUNK = 1_000;
 
 /** What a reader gets with each reason beside its text and date. */
 export interface ReasonExtra {
-  voteId: string;
+  voterKey: string;
   /** The channel the voter came through, '' for the plain link; absent on reasons stored before channels were kept. */
   channel?: string;
 }
 export const reasonLog = numberedLog<ReasonExtra>(VoteReasonModel, {
   pageSize: REASONS_PAGE_SIZE,
   chunkSize: EXPORT_CHUNK,
-  extraFields: ['voteId', 'channel'],
+  extraFields: ['voterKey', 'channel'],
 });
 
 /** Each logo of a poll is one numbered log of reasons. */
 export const logoLog = (pollId: string, logoId: string) => `${pollId}|${logoId}`;
-export const reasonVoteKey = (voteId: string, rev: number) => `${voteId}#${rev}`;
+export const reasonVoteKey = (voterKey: string, rev: number) => `${voterKey}#${rev}`;
 
 export interface NewReason {
   pollId: string;
   logoId: string;
-  voteId: string;
+  voterKey: string;
   /** The vote revision the reason explains. */
   rev: number;
   text: string;
@@ -70,8 +70,8 @@ export interface NewReason {
 export const reasonFields = (reason: NewReason, at?: Date) => ({
   pollId: reason.pollId,
   logoId: reason.logoId,
-  vote: reasonVoteKey(reason.voteId, reason.rev),
-  voteId: reason.voteId,
+  vote: reasonVoteKey(reason.voterKey, reason.rev),
+  voterKey: reason.voterKey,
   rev: reason.rev,
   text: reason.text,
   ...(reason.channel === undefined ? {} : { channel: reason.channel }),
@@ -83,7 +83,7 @@ export const reasonFields = (reason: NewReason, at?: Date) => ({
  * (dropped or not); 'busy' when other reasons kept taking the next number (only under a flood).
  */
 export async function insertReason(reason: NewReason): Promise<'stored' | 'exists' | 'busy'> {
-  const vote = reasonVoteKey(reason.voteId, reason.rev);
+  const vote = reasonVoteKey(reason.voterKey, reason.rev);
   return reasonLog.append(
     logoLog(reason.pollId, reason.logoId),
     reasonFields(reason),
@@ -95,15 +95,15 @@ export async function insertReason(reason: NewReason): Promise<'stored' | 'exist
  * Replaces the text of the reason given for one vote revision, in place: it keeps its number and date, so
  * pages and the export keep their order. false when that revision has no reason slot.
  */
-export async function replaceReason(voteId: string, rev: number, text: string): Promise<boolean> {
+export async function replaceReason(voterKey: string, rev: number, text: string): Promise<boolean> {
   // One equality update of one document: the last edit wins, nothing is read and written back.
-  const result = await VoteReasonModel.updateOne({ vote: reasonVoteKey(voteId, rev) }, { $set: { text } });
+  const result = await VoteReasonModel.updateOne({ vote: reasonVoteKey(voterKey, rev) }, { $set: { text } });
   return result.matchedCount > 0;
 }
 
 /** The reason given for one vote revision, as stored; undefined when none was given or it was dropped. */
-export async function reasonOf(voteId: string, rev: number): Promise<string | undefined> {
-  const row = await VoteReasonModel.findOne({ vote: reasonVoteKey(voteId, rev) }, { text: 1 }).lean();
+export async function reasonOf(voterKey: string, rev: number): Promise<string | undefined> {
+  const row = await VoteReasonModel.findOne({ vote: reasonVoteKey(voterKey, rev) }, { text: 1 }).lean();
   return typeof row?.text === 'string' ? row.text : undefined;
 }
 
@@ -111,9 +111,12 @@ export async function reasonOf(voteId: string, rev: number): Promise<string | un
  * Drops the reasons of a voter's vote revisions up to `throughRev` (the reason explained a choice the
  * voter no longer holds): the text goes, the empty slot stays. Idempotent, so it is safe to repeat.
  */
-export async function dropReasons(voteId: string, throughRev: number): Promise<number> {
-  // One update: FerretDB looks the voter's few reasons up by `voteId` and applies the rest in Go.
-  const result = await VoteReasonModel.updateMany({ voteId, rev: { $lte: throughRev }, text: { $exists: true } }, { $unset: { text: 1 } });
+export async function dropReasons(voterKey: string, throughRev: number): Promise<number> {
+  // One update: FerretDB looks the voter's few reasons up by `voterKey` and applies the rest in Go.
+  const result = await VoteReasonModel.updateMany(
+    { voterKey, rev: { $lte: throughRev }, text: { $exists: true } },
+    { $unset: { text: 1 } },
+  );
   return result.modifiedCount;
 }
 

@@ -12,11 +12,11 @@ import { deleteChannelTallies, hasChannelTallies } from './channel-ledger';
 
 /**
  * A voter's seat in a poll: one row per voter, written once when the voter first votes, keyed by
- * `voteId` (below). What the voter voted for is in the vote ledger (./vote-ledger), which is what counts.
+ * `voterKeyOf` (below). What the voter voted for is in the vote ledger (./vote-ledger), which is what counts.
  *
  * The seat keeps the per-address cap, which neither FerretDB nor MongoDB without transactions can check
  * as "fewer than N rows, then insert" (FerretDB even loses concurrent `$inc`s). Each new voter claims one
- * of the numbered seats `ipSlot` 0..cap-1 of its address: the unique {pollId, ipHash, ipSlot} index
+ * of the seats of its address, numbered 0..cap-1 (`seat`): the unique {pollId, ipHash, seat} index
  * makes a seat impossible to take twice, so no address ever has more than `cap` voters in a poll,
  * however many requests race. A voter takes its seat before its first revision, so a voter with
  * revisions has a seat.
@@ -29,7 +29,7 @@ const voterSeatSchema = new Schema(
     /** Salted hash of the voter's network address: the address itself is never stored. */
     ipHash: { type: String, required: true },
     /** The seat this voter holds among the voters from the same address (see above). */
-    ipSlot: { type: Number, required: true, min: 0 },
+    seat: { type: Number, required: true, min: 0 },
     /** `<pollId>|<ipHash>`: an address's seats in a poll in one single-field lookup (seatsOfAddress). */
     pollAddress: { type: String, required: true },
     /** The channel of the link the voter first came through (docs/channels.md); absent for the plain link. */
@@ -37,7 +37,7 @@ const voterSeatSchema = new Schema(
   },
   { collection: 'voter_seats', versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
 );
-voterSeatSchema.index({ pollId: 1, ipHash: 1, ipSlot: 1 }, { unique: true });
+voterSeatSchema.index({ pollId: 1, ipHash: 1, seat: 1 }, { unique: true });
 voterSeatSchema.index({ pollAddress: 1 });
 
 export type VoterSeat = InferSchemaType<typeof voterSeatSchema>;
@@ -48,33 +48,34 @@ export type VoterSeat = InferSchemaType<typeof voterSeatSchema>;
  * networks are different voters. It stays the voter's key when its address changes (its voter cookie,
  * see ./voter-cookie, finds it from there).
  */
-export const voteId = (pollId: string, fingerprint: string, ipHash: string): string => `${pollId}:${fingerprint}:${ipHash.slice(0, 16)}`;
+export const voterKeyOf = (pollId: string, fingerprint: string, ipHash: string): string =>
+  `${pollId}:${fingerprint}:${ipHash.slice(0, 16)}`;
 export const VoterSeatModel = primitiveCollection('claimOnce', 'VoterSeat', voterSeatSchema);
 
 const pollAddress = (pollId: string, ipHash: string) => `${pollId}|${ipHash}`;
 
 /** A voter's seat row, as it is written once. */
 export const seatRow = (seat: {
-  voteId: string;
+  voterKey: string;
   pollId: string;
   fingerprint: string;
   ipHash: string;
-  ipSlot: number;
+  seat: number;
   channel?: string | undefined;
 }) => ({
-  _id: seat.voteId,
+  _id: seat.voterKey,
   pollId: seat.pollId,
   fingerprint: seat.fingerprint,
   ipHash: seat.ipHash,
-  ipSlot: seat.ipSlot,
+  seat: seat.seat,
   pollAddress: pollAddress(seat.pollId, seat.ipHash),
   ...(seat.channel ? { channel: seat.channel } : {}),
 });
 
 /** The seat numbers an address holds in a poll (one equality lookup; an address holds few). */
 export async function seatsOfAddress(pollId: string, ipHash: string): Promise<number[]> {
-  const seats = await VoterSeatModel.find({ pollAddress: pollAddress(pollId, ipHash) }, { ipSlot: 1, _id: 0 }).lean();
-  return seats.map((seat) => seat.ipSlot);
+  const seats = await VoterSeatModel.find({ pollAddress: pollAddress(pollId, ipHash) }, { seat: 1, _id: 0 }).lean();
+  return seats.map((row) => row.seat);
 }
 
 /** The channel of a voter's seat (docs/channels.md): '' for the plain link or a voter without a seat (one key lookup). */
@@ -91,11 +92,11 @@ export async function seatChannel(id: string): Promise<string> {
 export function channelNamer(channels: readonly { id: string; name: string }[]) {
   const names = new Map(channels.map((channel) => [channel.id, channel.name]));
   const seats = new Map<string, Promise<string>>();
-  return async (entry: { voteId: string; channel?: string | undefined }): Promise<string> => {
+  return async (entry: { voterKey: string; channel?: string | undefined }): Promise<string> => {
     let channel = entry.channel;
     if (typeof channel !== 'string') {
-      const seat = seats.get(entry.voteId) ?? seatChannel(entry.voteId);
-      seats.set(entry.voteId, seat);
+      const seat = seats.get(entry.voterKey) ?? seatChannel(entry.voterKey);
+      seats.set(entry.voterKey, seat);
       channel = await seat;
     }
     return names.get(channel) ?? DIRECT_LINK_GROUP;

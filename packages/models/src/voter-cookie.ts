@@ -13,7 +13,7 @@ const voterCookieSchema = new Schema(
     /** `${pollId}:${cookieHash}` */
     _id: { type: String, required: true },
     pollId: { type: String, required: true },
-    voteId: { type: String, required: true },
+    voterKey: { type: String, required: true },
   },
   { collection: 'voter_cookies', versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
 );
@@ -23,12 +23,12 @@ export const VoterCookieModel = primitiveCollection('claimOnce', 'VoterCookie', 
 
 const bindingId = (pollId: string, cookieHash: string) => `${pollId}:${cookieHash}`;
 
-/** The voter (voteId) a cookie is bound to in a poll, if any. */
+/** The voter (voterKey) a cookie is bound to in a poll, if any. */
 export async function voterOfCookie(pollId: string, cookieHash: string): Promise<string | undefined> {
-  return (await VoterCookieModel.findById(bindingId(pollId, cookieHash), { voteId: 1 }).lean())?.voteId;
+  return (await VoterCookieModel.findById(bindingId(pollId, cookieHash), { voterKey: 1 }).lean())?.voterKey;
 }
 
 /** Binds a cookie to a voter of a poll; a cookie already bound keeps its voter. */
-export async function bindVoterCookie(pollId: string, cookieHash: string, voteId: string): Promise<void> {
-  await claimOnce(VoterCookieModel, { _id: bindingId(pollId, cookieHash), pollId, voteId });
+export async function bindVoterCookie(pollId: string, cookieHash: string, voterKey: string): Promise<void> {
+  await claimOnce(VoterCookieModel, { _id: bindingId(pollId, cookieHash), pollId, voterKey });
 }

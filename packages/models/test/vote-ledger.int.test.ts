@@ -3,7 +3,7 @@
  * exact while votes, folders and readers race, and after a fold that stopped halfway.
  */
 import { randomBytes } from 'node:crypto';
-import { VoterSeatModel, currentVote, voteId, voteLedger } from '../src';
+import { VoterSeatModel, currentVote, voterKeyOf, voteLedger } from '../src';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
 import { insertFirstVotes, storedModel } from './support';
 
@@ -21,7 +21,7 @@ function firstVotes(pollId: string, count: number) {
     fingerprint: newId(),
     logoId: LOGOS[index % LOGOS.length]!,
     ipHash: newId(),
-    ipSlot: 0,
+    seat: 0,
   }));
 }
 
@@ -36,7 +36,7 @@ it('counts first votes and changes exactly, before and after folding, and folds 
   const votes = firstVotes(pollId, 30);
   await insertFirstVotes(votes);
   const moved = votes[0]!;
-  const id = voteId(pollId, moved.fingerprint, moved.ipHash);
+  const id = voterKeyOf(pollId, moved.fingerprint, moved.ipHash);
   expect(await voteLedger.append({ tally: pollId, member: id, rev: 2, from: moved.logoId, to: 'c' })).toBe(true);
   // The same revision twice: refused, so one change can never count twice.
   expect(await voteLedger.append({ tally: pollId, member: id, rev: 2, from: moved.logoId, to: 'b' })).toBe(false);

@@ -118,7 +118,7 @@ describe('GET /api/admin/polls/{pollId}', () => {
   it('says whether voting is open, who sees the results, the channels’ votes, the newest reasons, and the public results page', async () => {
     const poll = await created({ feedbackPrompt: 'Details', resultsVisibility: 'after-close', channels: ['Instagram', 'Newsletter'] });
     await insertVotes(poll.sessionId, [poll.logos[0]!.id]);
-    await insertReason({ pollId: poll.sessionId, logoId: poll.logos[0]!.id, voteId: 'v1', rev: 1, text: 'Warm and simple' });
+    await insertReason({ pollId: poll.sessionId, logoId: poll.logos[0]!.id, voterKey: 'v1', rev: 1, text: 'Warm and simple' });
     const read = async () => {
       const res = await request(bed.server).get(`/api/admin/polls/${poll.sessionId}`);
       expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ import {
   RESULTS_WITHHELD,
   SessionView,
 } from '@logovote/contracts';
-import { PollModel, channelLedger, channelTally, voteId } from '@logovote/models';
+import { PollModel, channelLedger, channelTally, voterKeyOf } from '@logovote/models';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames } from '../../../tests/support/integration';
 import { sessionsTestbed, type Upload } from './support';
@@ -50,11 +50,11 @@ let voters = 0;
 async function insertVotes(pollId: string, votes: [logoId: string, channelId?: string][]): Promise<void> {
   const fingerprints = votes.map(() => `c${(voters += 1).toString(16).padStart(15, '0')}`);
   await insertFirstVotes(
-    votes.map(([logoId], index) => ({ pollId, logoId, fingerprint: fingerprints[index]!, ipHash: fingerprints[index]!, ipSlot: 0 })),
+    votes.map(([logoId], index) => ({ pollId, logoId, fingerprint: fingerprints[index]!, ipHash: fingerprints[index]!, seat: 0 })),
   );
   for (const [index, [logoId, channelId]] of votes.entries()) {
     if (!channelId) continue;
-    const member = voteId(pollId, fingerprints[index]!, fingerprints[index]!);
+    const member = voterKeyOf(pollId, fingerprints[index]!, fingerprints[index]!);
     await channelLedger.append({ tally: channelTally(pollId, channelId), member, rev: 1, from: null, to: logoId });
   }
 }

@@ -30,11 +30,11 @@ describe('GET /api/sessions/{id}/results.csv', () => {
   it('exports one row per logo as the results page labels and rounds them, then the reasons, newest first', async () => {
     const { sessionId, logoIds, creatorToken } = await createPoll();
     await insertVotes(sessionId, [logoIds[1]!, logoIds[1]!, logoIds[0]!]);
-    await insertReason({ pollId: sessionId, logoId: logoIds[1]!, voteId: 'v1', rev: 1, text: 'Friendly shapes' });
-    await insertReason({ pollId: sessionId, logoId: logoIds[1]!, voteId: 'v2', rev: 1, text: 'Reads well, even "small"; yes' });
-    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'v3', rev: 1, text: 'Classic' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[1]!, voterKey: 'v1', rev: 1, text: 'Friendly shapes' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[1]!, voterKey: 'v2', rev: 1, text: 'Reads well, even "small"; yes' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: 'v3', rev: 1, text: 'Classic' });
     // A reason dropped by a change of vote is not exported.
-    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'v4', rev: 1, text: 'Dropped' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: 'v4', rev: 1, text: 'Dropped' });
     await VoteReasonModel.updateOne({ vote: reasonVoteKey('v4', 1) }, { $unset: { text: 1 } });
 
     const { res, bytes } = await download(sessionId, creatorToken);
@@ -72,7 +72,7 @@ describe('GET /api/sessions/{id}/results.csv', () => {
     );
     const hostile = ['=1+1', '+SUM(A1:A2)', '-2+3', '@cmd', '\tTAB start', 'safe = inside'];
     for (const [n, text] of hostile.entries())
-      await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: `h${n}`, rev: 1, text });
+      await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: `h${n}`, rev: 1, text });
 
     const rows = rowsOf((await download(sessionId, creatorToken)).bytes).slice(1);
     expect(rows[0]!.slice(0, 2)).toEqual(['Logo A', `'=HYPERLINK("http://evil.test","x").png`]);
@@ -89,7 +89,7 @@ describe('GET /api/sessions/{id}/results.csv', () => {
       Array.from({ length: count }, (_, n) => ({
         pollId: sessionId,
         logoId: logoIds[1]!,
-        voteId: `bulk${n}`,
+        voterKey: `bulk${n}`,
         rev: 1,
         text: `reason ${n}`,
       })),
@@ -127,10 +127,10 @@ describe('GET /api/sessions/{id}/results.csv', () => {
       },
     );
     await insertVotes(sessionId, [logoIds[0]!]);
-    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'r1', rev: 1, text: 'Warm', channel: 'newslttr' });
-    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: 'r2', rev: 1, text: 'Simple', channel: '' });
-    await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[1]!, voteId: 'n1', text: 'Invisible on white', channel: 'instagrm' }]);
-    await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[0]!, voteId: 'n1', text: '-Too busy', channel: 'newslttr' }]);
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: 'r1', rev: 1, text: 'Warm', channel: 'newslttr' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: 'r2', rev: 1, text: 'Simple', channel: '' });
+    await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[1]!, voterKey: 'n1', text: 'Invisible on white', channel: 'instagrm' }]);
+    await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[0]!, voterKey: 'n1', text: '-Too busy', channel: 'newslttr' }]);
 
     const [header, ...rows] = rowsOf((await download(sessionId, creatorToken)).bytes);
     expect(header).toEqual([...HEADER.slice(0, 7), 'Channel', 'Note', 'Note date']);

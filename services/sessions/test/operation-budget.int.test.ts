@@ -46,7 +46,7 @@ beforeAll(async () => {
       fingerprint: `pending-${index}`,
       logoId: poll.logoIds[index % 4]!,
       ipHash: `pending-address-${index}`,
-      ipSlot: 0,
+      seat: 0,
     })),
   );
 });

@@ -13,7 +13,7 @@ import {
   type ResultsVisibilityState,
   type SessionViewWithVotingState,
 } from '@logovote/contracts';
-import { PollModel, bindVoterCookie, voteId } from '@logovote/models';
+import { PollModel, bindVoterCookie, voterKeyOf } from '@logovote/models';
 import { CSRF_REJECTED, VOTER_COOKIE, hashIp, voterCookieHasher } from '@logovote/service-kit';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { openEventStream } from '../../../tests/support/event-stream';
@@ -49,10 +49,10 @@ async function castVotes(poll: { sessionId: string; logos: { id: string }[] }, v
     fingerprint: newFingerprint(),
     logoId,
     ipHash: `other-${slot}`,
-    ipSlot: 0,
+    seat: 0,
   }));
-  await insertFirstVotes([...others, { pollId: poll.sessionId, fingerprint: voter.fingerprint, logoId: a, ipHash, ipSlot: 0 }]);
-  await bindVoterCookie(poll.sessionId, hashCookie(poll.sessionId, voter.cookie), voteId(poll.sessionId, voter.fingerprint, ipHash));
+  await insertFirstVotes([...others, { pollId: poll.sessionId, fingerprint: voter.fingerprint, logoId: a, ipHash, seat: 0 }]);
+  await bindVoterCookie(poll.sessionId, hashCookie(poll.sessionId, voter.cookie), voterKeyOf(poll.sessionId, voter.fingerprint, ipHash));
 }
 
 const get = (path: string, headers: Record<string, string> = {}) => request(bed.server).get(path).set(headers);

@@ -89,7 +89,7 @@ export async function insertVotes(pollId: string, logoIds: string[]): Promise<vo
   await insertFirstVotes(
     logoIds.map((logoId) => {
       const fingerprint = (voters += 1).toString(16).padStart(16, '0');
-      return { pollId, logoId, fingerprint, ipHash: fingerprint, ipSlot: 0 };
+      return { pollId, logoId, fingerprint, ipHash: fingerprint, seat: 0 };
     }),
   );
 }

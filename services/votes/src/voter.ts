@@ -1,4 +1,4 @@
-import { voteId, voterOfCookie } from '@logovote/models';
+import { voterKeyOf, voterOfCookie } from '@logovote/models';
 import { hashIp, voterCookieHasher } from '@logovote/service-kit';
 
 /** What a request says of its voter. */
@@ -11,7 +11,7 @@ export interface VoterClues {
 }
 
 export interface Voter {
-  voteId: string;
+  voterKey: string;
   /** Whether the browser's cookie already names this voter in this poll. */
   bound: boolean;
   /** The keyed hash of the browser's voter cookie, for binding it to the voter. */
@@ -33,7 +33,7 @@ export function voterFinder(ipHashSalt: string): (pollId: string, clues: VoterCl
     const ipHash = hashIp(ipHashSalt, clues.ip);
     // A cookie issued by this answer is bound to nobody yet.
     const boundVoter = cookie.issued ? undefined : await voterOfCookie(pollId, cookieHash);
-    if (boundVoter) return { voteId: boundVoter, bound: true, cookieHash, ipHash };
-    return { voteId: voteId(pollId, clues.fingerprint, ipHash), bound: false, cookieHash, ipHash };
+    if (boundVoter) return { voterKey: boundVoter, bound: true, cookieHash, ipHash };
+    return { voterKey: voterKeyOf(pollId, clues.fingerprint, ipHash), bound: false, cookieHash, ipHash };
   };
 }

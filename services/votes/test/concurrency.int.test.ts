@@ -119,7 +119,7 @@ it('counts bulk-loaded votes exactly while live votes and folds of the same poll
   const bulk = (batch: number) =>
     Array.from({ length: 200 }, (_, index) => {
       const fingerprint = newFingerprint();
-      return { pollId: sessionId, fingerprint, logoId: logoIds[(batch + index) % 4]!, ipHash: fingerprint, ipSlot: 0 };
+      return { pollId: sessionId, fingerprint, logoId: logoIds[(batch + index) % 4]!, ipHash: fingerprint, seat: 0 };
     });
   const batches = [bulk(0), bulk(1), bulk(2)];
   const live = Array.from({ length: 100 }, (_, index) => ({ fingerprint: newFingerprint(), ip: `10.40.${index % 10}.1` }));

@@ -54,7 +54,7 @@ measure(`notes at ${STORED} stored on one logo`, () => {
         Array.from({ length: STORED }, (_, n) => ({
           pollId: sessionId,
           logoId: busy,
-          voteId: `${sessionId}:scale${n}`,
+          voterKey: `${sessionId}:scale${n}`,
           text: `note number ${n}`,
           channel: '',
         })),

@@ -275,7 +275,7 @@ describe('channels', () => {
     const fingerprint = newFingerprint();
     await vote(sessionId, logoIds[0]!, fingerprint, channels[1]!.id).expect(200);
     const [seat] = await VoterSeatModel.find({ pollId: sessionId }).lean();
-    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: seat!._id, rev: 1, text: 'From before channels were kept' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: seat!._id, rev: 1, text: 'From before channels were kept' });
     const reasons = await request(server)
       .get(`/api/sessions/${sessionId}/reasons`)
       .set('X-Creator-Token', creatorToken)
@@ -289,7 +289,7 @@ describe('GET notes', () => {
     const { sessionId, logoIds } = await createPoll();
     const logoId = logoIds[0]!;
     await insertNotesInBulk(
-      Array.from({ length: 23 }, (_, n) => ({ pollId: sessionId, logoId, voteId: `${sessionId}:v${n}`, text: `note ${n}`, channel: '' })),
+      Array.from({ length: 23 }, (_, n) => ({ pollId: sessionId, logoId, voterKey: `${sessionId}:v${n}`, text: `note ${n}`, channel: '' })),
     );
     await LogoNoteModel.updateOne({ note: `${sessionId}:v20|${logoId}` }, { $unset: { text: 1 } });
     const shown: string[] = [];
@@ -349,7 +349,7 @@ describe('deletion', () => {
 
   it('keeps a poll counted as having vote data while only its notes are left', async () => {
     const { sessionId, logoIds } = await createPoll();
-    await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[0]!, voteId: `${sessionId}:lone`, text: 'left over', channel: '' }]);
+    await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[0]!, voterKey: `${sessionId}:lone`, text: 'left over', channel: '' }]);
     expect(await hasVoteData(sessionId)).toBe(true);
   });
 });

@@ -54,7 +54,7 @@ measure(`reasons at ${STORED} stored in one poll`, () => {
         Array.from({ length: STORED }, (_, n) => ({
           pollId: sessionId,
           logoId: busy,
-          voteId: `${sessionId}:scale${n}`,
+          voterKey: `${sessionId}:scale${n}`,
           rev: 1,
           text: `reason number ${n}`,
         })),

@@ -297,7 +297,7 @@ describe('deletion', () => {
 
   it('keeps a poll counted as having vote data while only its reasons are left', async () => {
     const { sessionId, logoIds } = await createPoll();
-    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: `${sessionId}:lone`, rev: 1, text: 'left over' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: `${sessionId}:lone`, rev: 1, text: 'left over' });
     expect(await hasVoteData(sessionId)).toBe(true);
   });
 });
@@ -307,7 +307,7 @@ describe('GET reasons', () => {
     const { sessionId, logoIds } = await createPoll();
     const logoId = logoIds[0]!;
     for (let n = 0; n < 27; n++)
-      await insertReason({ pollId: sessionId, logoId, voteId: `${sessionId}:v${n}`, rev: 1, text: `reason ${n}` });
+      await insertReason({ pollId: sessionId, logoId, voterKey: `${sessionId}:v${n}`, rev: 1, text: `reason ${n}` });
     // Dropped by a change of vote: reasons 25 and 3..14.
     for (const n of [25, ...Array.from({ length: 12 }, (_, i) => i + 3)]) {
       await VoteReasonModel.updateOne({ vote: `${sessionId}:v${n}#1` }, { $unset: { text: 1 } });
@@ -332,7 +332,7 @@ describe('GET reasons', () => {
     const logoId = logoIds[1]!;
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, (_, n) =>
-        insertReason({ pollId: sessionId, logoId, voteId: `${sessionId}:c${n}`, rev: 1, text: `at once ${n}` }),
+        insertReason({ pollId: sessionId, logoId, voterKey: `${sessionId}:c${n}`, rev: 1, text: `at once ${n}` }),
       ),
     );
     expect(outcomes.every((outcome) => outcome === 'stored')).toBe(true);
@@ -358,7 +358,7 @@ describe('GET reasons', () => {
       expect(typeof res.body.message).toBe('string');
     }
     // A made-up cursor past the newest reason reads from the newest.
-    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voteId: `${sessionId}:x`, rev: 1, text: 'only one' });
+    await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: `${sessionId}:x`, rev: 1, text: 'only one' });
     expect(texts(await reasonsOf(sessionId, logoIds[0]!, '999999'))).toEqual(['only one']);
   });
 });

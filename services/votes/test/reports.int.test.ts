@@ -211,9 +211,9 @@ describe('hiding a reported poll', () => {
   it('takes back a vote written while the poll got hidden (the race) and refuses it', async () => {
     const { sessionId, logoIds } = await createPoll();
     const [a] = logoIds as [string];
-    const voteId = `${sessionId}:racer`;
+    const voterKey = `${sessionId}:racer`;
     const cast = await recordBallot(
-      { pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId: a, ipHash: 'ip' },
+      { pollId: sessionId, voterKey, fingerprint: newFingerprint(), logoId: a, ipHash: 'ip' },
       {
         votersPerAddress: 5,
         seatsWithoutProof: 5,
@@ -222,8 +222,8 @@ describe('hiding a reported poll', () => {
     );
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[a, 1]]));
     await reportFromAddresses(sessionId, TO_HIDE);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voteId, a, cast.written)).resolves.toBe('poll-hidden');
-    expect((await currentVote(voteId)).logoId).toBeNull();
+    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voterKey, a, cast.written)).resolves.toBe('poll-hidden');
+    expect((await currentVote(voterKey)).logoId).toBeNull();
   });
 
   it('after a review (restore) takes votes again, and only reports since the review count', async () => {

@@ -341,7 +341,13 @@ describe('votes on a closed poll', () => {
     const { sessionId, logoIds } = await createPoll();
     const [a, b] = logoIds as [string, string];
     const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
-    const ballot = (voteId: string, logoId: string) => ({ pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId, ipHash: 'ip' });
+    const ballot = (voterKey: string, logoId: string) => ({
+      pollId: sessionId,
+      voterKey,
+      fingerprint: newFingerprint(),
+      logoId,
+      ipHash: 'ip',
+    });
 
     // A first vote and a changed vote, each written while the poll was open...
     const first = `${sessionId}:first`;
@@ -372,7 +378,13 @@ describe('votes on a closed poll', () => {
     const { sessionId, logoIds } = await createPoll();
     const [a, b] = logoIds as [string, string];
     const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
-    const ballot = (voteId: string, logoId: string) => ({ pollId: sessionId, voteId, fingerprint: newFingerprint(), logoId, ipHash: 'ip' });
+    const ballot = (voterKey: string, logoId: string) => ({
+      pollId: sessionId,
+      voterKey,
+      fingerprint: newFingerprint(),
+      logoId,
+      ipHash: 'ip',
+    });
     const same = `${sessionId}:same`;
     await recordBallot(ballot(same, a), seats);
     const again = await recordBallot(ballot(same, a), seats);
@@ -396,7 +408,7 @@ describe('votes on a closed poll', () => {
     const { sessionId, logoIds } = await createPoll();
     const voter = `${sessionId}:open`;
     const cast = await recordBallot(
-      { pollId: sessionId, voteId: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' },
+      { pollId: sessionId, voterKey: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' },
       { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 },
     );
     await expect(withdrawVoteIfClosedMeanwhile(sessionId, voter, logoIds[0]!, cast.written)).resolves.toBeUndefined();
@@ -407,7 +419,7 @@ describe('votes on a closed poll', () => {
 describe('the vote use case, without HTTP', () => {
   // One free seat per address, then one seat per proof-of-work level, two voters at most.
   const policy = { seats: { votersPerAddress: 2, seatsWithoutProof: 1, seatsPerLevel: 1 }, cost: { attempts: 10, attemptsPerLevel: 5 } };
-  const castVote = voteCaster({
+  const caster = voteCaster({
     ipHashSalt: config.IP_HASH_SALT,
     addressPolicies: { standard: policy, sharedNetwork: policy },
     proofOfWork: proofOfWork({ secret: config.IP_HASH_SALT, iterations: config.PROOF_OF_WORK_ITERATIONS }),
@@ -437,11 +449,11 @@ describe('the vote use case, without HTTP', () => {
   it('refuses a ballot for no poll, an unknown logo or an unknown channel before asking for the voter cookie', async () => {
     const { sessionId, logoIds } = await createPoll();
     const noPoll = ballot(newSessionId(), logoIds[0]!);
-    expect(await castVote(noPoll.request)).toEqual({ outcome: 'poll-not-found' });
+    expect(await caster(noPoll.request)).toEqual({ outcome: 'poll-not-found' });
     const unknownLogo = ballot(sessionId, 'not-a-logo');
-    expect(await castVote(unknownLogo.request)).toEqual({ outcome: 'unknown-logo' });
+    expect(await caster(unknownLogo.request)).toEqual({ outcome: 'unknown-logo' });
     const unknownChannel = ballot(sessionId, logoIds[0]!);
-    expect(await castVote({ ...unknownChannel.request, via: 'nochannel' })).toEqual({ outcome: 'unknown-channel' });
+    expect(await caster({ ...unknownChannel.request, via: 'nochannel' })).toEqual({ outcome: 'unknown-channel' });
     expect([noPoll, unknownLogo, unknownChannel].map(({ browser }) => browser.cookieAsked)).toEqual([0, 0, 0]);
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map());
   });
@@ -449,22 +461,22 @@ describe('the vote use case, without HTTP', () => {
   it('records a vote, asks the next voter of the address for a proof of work, and refuses a malformed proof', async () => {
     const { sessionId, logoIds } = await createPoll();
     const first = ballot(sessionId, logoIds[0]!);
-    expect(await castVote(first.request)).toEqual({ outcome: 'recorded', logoId: logoIds[0] });
+    expect(await caster(first.request)).toEqual({ outcome: 'recorded', logoId: logoIds[0] });
     expect(first.browser.cookieAsked).toBe(1);
 
     const second = ballot(sessionId, logoIds[1]!);
-    const refused = await castVote(second.request);
+    const refused = await caster(second.request);
     expect(refused).toMatchObject({ outcome: 'proof-required', level: 1, attempts: 10, proofWasValid: false });
     expect(refused.outcome === 'proof-required' && refused.challenge.parameters.data).toEqual({ pollId: sessionId, level: 1 });
-    expect(await castVote({ ...second.request, proof: Buffer.from('{}').toString('base64') })).toMatchObject({ outcome: 'invalid-proof' });
-    expect(await castVote({ ...second.request, proof: '%%%' })).toEqual({ outcome: 'invalid-proof' });
+    expect(await caster({ ...second.request, proof: Buffer.from('{}').toString('base64') })).toMatchObject({ outcome: 'invalid-proof' });
+    expect(await caster({ ...second.request, proof: '%%%' })).toEqual({ outcome: 'invalid-proof' });
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
   });
 
   it('answers that a closed poll takes no vote, and writes nothing', async () => {
     const { sessionId, logoIds } = await createPoll();
     await recordVotingState(sessionId, true);
-    expect(await castVote(ballot(sessionId, logoIds[0]!).request)).toEqual({ outcome: 'voting-closed' });
+    expect(await caster(ballot(sessionId, logoIds[0]!).request)).toEqual({ outcome: 'voting-closed' });
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map());
   });
 });

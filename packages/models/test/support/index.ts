@@ -4,7 +4,7 @@
  * collection for tests that look under a primitive. Never imported by product code.
  */
 import mongoose, { type Model } from 'mongoose';
-import { VoterSeatModel, seatRow, voteId } from '../../src/vote';
+import { VoterSeatModel, seatRow, voterKeyOf } from '../../src/vote';
 import { voteLedger } from '../../src/vote-ledger';
 import { tallyBulkLoader, revisionId, type ExactTally, type Revision } from '../../src/store/tally';
 import { numberedLogBulkLoader } from '../../src/store/numbered-log';
@@ -59,7 +59,7 @@ export interface FirstVote {
   fingerprint: string;
   logoId: string;
   ipHash: string;
-  ipSlot: number;
+  seat: number;
 }
 
 /**
@@ -72,14 +72,14 @@ export async function insertFirstVotes(votes: FirstVote[], options: { folded?: b
   const at = new Date();
   const revision = (vote: FirstVote) => ({
     tally: vote.pollId,
-    member: voteId(vote.pollId, vote.fingerprint, vote.ipHash),
+    member: voterKeyOf(vote.pollId, vote.fingerprint, vote.ipHash),
     rev: 1,
     from: null,
     to: vote.logoId,
   });
   await VoterSeatModel.insertMany(
-    votes.map(({ pollId, fingerprint, ipHash, ipSlot }) =>
-      seatRow({ voteId: voteId(pollId, fingerprint, ipHash), pollId, fingerprint, ipHash, ipSlot }),
+    votes.map(({ pollId, fingerprint, ipHash, seat }) =>
+      seatRow({ voterKey: voterKeyOf(pollId, fingerprint, ipHash), pollId, fingerprint, ipHash, seat }),
     ),
   );
   if (!options.folded) {

@@ -42,7 +42,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
   const byChannel = poll.channels?.length ? await channelResults(poll, counts) : undefined;
   const channelOf = channelNamer(byChannel ? (poll.channels ?? []) : []);
   /** The channel cell of a row: none without channels. */
-  const channelCell = async (entry?: { voteId: string; channel?: string | undefined }): Promise<Cell[]> =>
+  const channelCell = async (entry?: { voterKey: string; channel?: string | undefined }): Promise<Cell[]> =>
     byChannel ? [entry ? neutralizeFormula(await channelOf(entry)) : ''] : [];
   const noNote = ['', ''];
 

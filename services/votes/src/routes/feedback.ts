@@ -53,7 +53,7 @@ export async function readWordsPage(
   };
 }
 
-type WordsExtra = { voteId: string; channel?: string | undefined };
+type WordsExtra = { voterKey: string; channel?: string | undefined };
 
 /**
  * Each entry's channel as the creator's results show it (docs/channels.md): with channels its name, or

@@ -42,17 +42,17 @@ export function notesRouter(options: NotesRouteOptions): Router {
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, UNKNOWN_LOGO);
     const stopped = await votingRefusal(poll._id);
     if (stopped) throw new HttpError(409, VOTING_REFUSED[stopped]);
-    const { voteId } = await findVoter(poll._id, voter);
+    const { voterKey } = await findVoter(poll._id, voter);
     // Voters' notes only: a vote is what the seat and proof-of-work rules let in, once per person.
-    if ((await currentVote(voteId)).logoId === null) throw new HttpError(409, NOTE_MESSAGES.noVote);
-    return { poll, voteId };
+    if ((await currentVote(voterKey)).logoId === null) throw new HttpError(409, NOTE_MESSAGES.noVote);
+    return { poll, voterKey };
   }
 
   router.put('/note', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const { logoId, note } = parseJsonBody(ctx, NoteRequest);
-    const { poll, voteId } = await writer(ctx, logoId);
+    const { poll, voterKey } = await writer(ctx, logoId);
     const text = maskProfanity(note);
-    const stored = await putNote({ pollId: poll._id, logoId, voteId, text, channel: await seatChannel(voteId) });
+    const stored = await putNote({ pollId: poll._id, logoId, voterKey, text, channel: await seatChannel(voterKey) });
     if (stored === 'busy') throw new HttpError(503, 'Many notes are being sent right now. Please try again.');
     // Open results pages read the voters' words again on this signal (docs/live-results.md); the note stands without it.
     await signalReasonGiven(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live notes signal not written'));
@@ -63,9 +63,9 @@ export function notesRouter(options: NotesRouteOptions): Router {
 
   router.delete('/note', requireCsrf(options.csrfSecret), async (ctx) => {
     const { logoId } = parseInput(NoteQuery, ctx.query);
-    const { poll, voteId } = await writer(ctx, logoId);
+    const { poll, voterKey } = await writer(ctx, logoId);
     // Removing a note that is not there leaves the same result: no note.
-    if (await removeNote(voteId, logoId)) {
+    if (await removeNote(voterKey, logoId)) {
       await signalReasonGiven(poll._id).catch((error: unknown) => options.logger.warn({ err: error }, 'live notes signal not written'));
     }
     ctx.set('Cache-Control', 'no-store');
@@ -75,8 +75,8 @@ export function notesRouter(options: NotesRouteOptions): Router {
   router.get('/my-notes', async (ctx) => {
     const voter = voterCluesOf(ctx);
     const poll = pollOr404(await pollToVoteOn(ctx.params.sessionId));
-    const { voteId } = await findVoter(poll._id, voter);
-    const body: MyNotes = { notes: (await notesOfVoter(voteId)).map((note) => ({ logoId: note.logoId, note: note.text })) };
+    const { voterKey } = await findVoter(poll._id, voter);
+    const body: MyNotes = { notes: (await notesOfVoter(voterKey)).map((note) => ({ logoId: note.logoId, note: note.text })) };
     // Per visitor (by header and cookie), so no cache may keep it for the URL.
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;

@@ -38,21 +38,21 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     // Voting has ended on a closed poll, explaining a vote with it (docs/closing.md).
     const stopped = await votingRefusal(poll._id);
     if (stopped) throw new HttpError(409, VOTING_REFUSED[stopped]);
-    const { voteId } = await findVoter(poll._id, voter);
-    const vote = await currentVote(voteId);
+    const { voterKey } = await findVoter(poll._id, voter);
+    const vote = await currentVote(voterKey);
     const logoId = vote.logoId;
     if (logoId === null || !poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(409, REASON_MESSAGES.noVote);
     const text = maskProfanity(reason);
     // The reason carries the channel its voter came through (docs/channels.md), so the results tell audiences apart.
-    const channel = await seatChannel(voteId);
-    const stored = await insertReason({ pollId: poll._id, logoId, voteId, rev: vote.rev, text, channel });
+    const channel = await seatChannel(voterKey);
+    const stored = await insertReason({ pollId: poll._id, logoId, voterKey, rev: vote.rev, text, channel });
     // A second reason for the same vote is an edit of the first (docs/reasons.md).
-    if (stored === 'exists') await replaceReason(voteId, vote.rev, text);
+    if (stored === 'exists') await replaceReason(voterKey, vote.rev, text);
     if (stored === 'busy') throw new HttpError(503, 'Many reasons are being sent right now. Please try again.');
     // A vote change that dropped this voter's reasons before ours was stored: ours explains a choice no
     // longer held (the vote use case drops after its change too, so one of the two always sees the other).
-    if ((await voteLedger.head(voteId)).rev > vote.rev) {
-      await dropReasons(voteId, vote.rev);
+    if ((await voteLedger.head(voterKey)).rev > vote.rev) {
+      await dropReasons(voterKey, vote.rev);
       throw new HttpError(409, REASON_MESSAGES.voteChanged);
     }
     // Open results pages read the reasons again on this signal (docs/live-results.md); the reason stands without it.

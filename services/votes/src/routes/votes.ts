@@ -45,7 +45,7 @@ function voteRefusal(cast: Exclude<CastVoteOutcome, { outcome: 'recorded' | 'pro
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
 export function votesRouter(options: VotesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
-  const castVote = voteCaster(options);
+  const caster = voteCaster(options);
   const readMyVote = myVoteReader(options.ipHashSalt);
 
   router.get('/my-vote', async (ctx) => {
@@ -59,7 +59,7 @@ export function votesRouter(options: VotesRouteOptions): Router {
   router.post('/vote', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
     const voter = voterCluesOf(ctx);
     const { logoId, via } = parseJsonBody(ctx, VoteRequest);
-    const cast = await castVote({ sessionId: ctx.params.sessionId, logoId, via, proof: ctx.get(VOTE_PROOF_HEADER), voter });
+    const cast = await caster({ sessionId: ctx.params.sessionId, logoId, via, proof: ctx.get(VOTE_PROOF_HEADER), voter });
     if (cast.outcome === 'recorded') {
       const body: VoteResponse = { logoId: cast.logoId };
       ctx.body = body;

@@ -23,7 +23,7 @@ import { voterFinder, type VoterClues } from '../voter';
 export interface Ballot {
   pollId: string;
   /** The voter (see ../voter). */
-  voteId: string;
+  voterKey: string;
   fingerprint: string;
   logoId: string;
   ipHash: string;
@@ -88,23 +88,23 @@ const randomOf = (values: number[]) => values[Math.floor(Math.random() * values.
 
 /**
  * Gives the voter one of the seats below `seats.end` of its address (its seat row), exactly, however many
- * requests race: the unique {pollId, ipHash, ipSlot} index refuses a seat taken twice. It tries a random
+ * requests race: the unique {pollId, ipHash, seat} index refuses a seat taken twice. It tries a random
  * seat of its level first (the seats below are usually taken, and voters of one level spread over its
  * seats, so this usually takes one insert and no read); after a refusal it reads which seats are free.
  * Resolves 'taken' when this request took it, 'seated' when another request of the same voter did, 'full'
  * when no seat is free.
  */
 async function takeSeat(ballot: Ballot, seats: { first: number; end: number }): Promise<'taken' | 'seated' | 'full'> {
-  const { voteId: id } = ballot;
+  const { voterKey: id } = ballot;
   if (seats.end === 0) return 'full';
-  let ipSlot = Math.min(seats.first + Math.floor(Math.random() * (seats.end - seats.first)), seats.end - 1);
+  let seat = Math.min(seats.first + Math.floor(Math.random() * (seats.end - seats.first)), seats.end - 1);
   for (let attempt = 0; attempt <= seats.end; attempt++) {
-    if (await claimOnce(VoterSeatModel, seatRow({ ...ballot, ipSlot }))) return 'taken';
+    if (await claimOnce(VoterSeatModel, seatRow({ ...ballot, seat }))) return 'taken';
     // Another request of the same voter seated it meanwhile, or a stopped one did before.
     if (await VoterSeatModel.exists({ _id: id })) return 'seated';
     const freeSeat = randomOf(await freeSeats(ballot, seats.end));
     if (freeSeat === undefined) return 'full';
-    ipSlot = freeSeat;
+    seat = freeSeat;
   }
   throw new Error(`takeSeat: no seat after ${seats.end + 1} attempts`);
 }
@@ -134,7 +134,7 @@ const MAX_ROUNDS = 5;
  * just before that one and replaced by it, so the voter's last vote wins and nothing waits.
  */
 export async function recordBallot(ballot: Ballot, policy: SeatPolicy, provenLevel = 0, known?: CurrentVote): Promise<BallotResult> {
-  const id = ballot.voteId;
+  const id = ballot.voterKey;
   let seatChannel: { seatChannel?: string | null } = {};
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const current = round === 0 && known ? known : await currentVote(id);
@@ -166,11 +166,11 @@ export async function recordBallot(ballot: Ballot, policy: SeatPolicy, provenLev
  * with: known when this request took it, else one lookup of the seat. Resolves with the channel tally
  * written, or undefined for a voter of the plain link.
  */
-async function mirrorIntoChannel(pollId: string, voteId: string, logoId: string, written: WrittenRevision): Promise<string | undefined> {
-  const channel = written.seatChannel !== undefined ? written.seatChannel : await channelOfVoter(voteId);
+async function mirrorIntoChannel(pollId: string, voterKey: string, logoId: string, written: WrittenRevision): Promise<string | undefined> {
+  const channel = written.seatChannel !== undefined ? written.seatChannel : await channelOfVoter(voterKey);
   if (channel === null) return undefined;
   const tally = channelTally(pollId, channel);
-  await channelLedger.append({ tally, member: voteId, rev: written.rev, from: written.from, to: logoId });
+  await channelLedger.append({ tally, member: voterKey, rev: written.rev, from: written.from, to: logoId });
   return tally;
 }
 
@@ -195,7 +195,7 @@ export async function votingRefusal(pollId: string): Promise<VotingRefusal | und
  */
 export async function withdrawVoteIfClosedMeanwhile(
   pollId: string,
-  voteId: string,
+  voterKey: string,
   logoId: string,
   written: WrittenRevision | undefined,
   /** The channel tally the vote was mirrored into (docs/channels.md): the withdrawal is mirrored there too. */
@@ -203,7 +203,7 @@ export async function withdrawVoteIfClosedMeanwhile(
 ): Promise<VotingRefusal | undefined> {
   const refusal = await votingRefusal(pollId);
   if (refusal && written) {
-    const withdrawal = { member: voteId, rev: written.rev + 1, from: logoId, to: written.from };
+    const withdrawal = { member: voterKey, rev: written.rev + 1, from: logoId, to: written.from };
     if ((await voteLedger.append({ tally: pollId, ...withdrawal })) && channelTallyWritten)
       await channelLedger.append({ tally: channelTallyWritten, ...withdrawal });
   }
@@ -275,13 +275,13 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
     if (via !== undefined && !channels.some((channel) => channel.id === via)) return { outcome: 'unknown-channel' };
     const voter = await findVoter(poll._id, clues);
     // The first look at the poll's status and the voter's vote, together.
-    const [stopped, current] = await Promise.all([votingRefusal(poll._id), currentVote(voter.voteId)]);
+    const [stopped, current] = await Promise.all([votingRefusal(poll._id), currentVote(voter.voterKey)]);
     if (stopped) return { outcome: stopped };
     const policy = poll.sharedNetwork ? deps.addressPolicies.sharedNetwork : deps.addressPolicies.standard;
     const spent = proof ? await deps.proofOfWork.spend(proof, poll._id) : { level: 0 };
     if ('refused' in spent)
       return spent.refused === 'spent' ? { outcome: 'proof-spent' } : { outcome: 'invalid-proof', problems: spent.problems };
-    const ballot = { pollId: poll._id, voteId: voter.voteId, fingerprint: clues.fingerprint, logoId, ipHash: voter.ipHash, channel: via };
+    const ballot = { pollId: poll._id, voterKey: voter.voterKey, fingerprint: clues.fingerprint, logoId, ipHash: voter.ipHash, channel: via };
     const cast = await recordBallot(ballot, policy.seats, spent.level, current);
     if (cast.outcome === 'address-limit') return { outcome: 'address-limit', votersPerAddress: policy.seats.votersPerAddress };
     if (cast.outcome === 'proof-required') {
@@ -291,11 +291,11 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
     }
     // A poll without channels spends nothing here (docs/channels.md).
     const mirrored =
-      channels.length > 0 && cast.written ? await mirrorIntoChannel(poll._id, voter.voteId, logoId, cast.written) : undefined;
+      channels.length > 0 && cast.written ? await mirrorIntoChannel(poll._id, voter.voterKey, logoId, cast.written) : undefined;
     const [refusedMeanwhile] = await Promise.all([
-      withdrawVoteIfClosedMeanwhile(poll._id, voter.voteId, logoId, cast.written, mirrored),
+      withdrawVoteIfClosedMeanwhile(poll._id, voter.voterKey, logoId, cast.written, mirrored),
       // From now on this browser finds its vote from any address (this voter's, whether or not the poll still takes votes).
-      voter.bound ? undefined : bindVoterCookie(poll._id, voter.cookieHash, voter.voteId),
+      voter.bound ? undefined : bindVoterCookie(poll._id, voter.cookieHash, voter.voterKey),
     ]);
     if (refusedMeanwhile) return { outcome: refusedMeanwhile };
     // Live results pages learn of the change from this signal (docs/live-results.md). The vote stands without

@@ -9,9 +9,9 @@ export function myVoteReader(ipHashSalt: string): (sessionId: string | undefined
   return async (sessionId, clues) => {
     const poll = await pollToVoteOn(sessionId);
     if (!poll) return null;
-    const { voteId } = await findVoter(poll._id, clues);
-    const { logoId, rev } = await currentVote(voteId);
-    const reason = logoId === null ? undefined : await reasonOf(voteId, rev);
+    const { voterKey } = await findVoter(poll._id, clues);
+    const { logoId, rev } = await currentVote(voterKey);
+    const reason = logoId === null ? undefined : await reasonOf(voterKey, rev);
     return { hasVoted: logoId !== null, logoId, ...(reason === undefined ? {} : { reason }) };
   };
 }
