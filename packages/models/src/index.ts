@@ -62,8 +62,6 @@ export {
   reportKey,
   hasReported,
   insertReport,
-  withdrawReport,
-  reportsOfAddressSince,
   reportsOfRound,
   hideIfReportedEnough,
   deleteReports,

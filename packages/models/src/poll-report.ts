@@ -1,14 +1,16 @@
-import { Schema, model } from 'mongoose';
-import { HOUR_MS, REPORT_CATEGORIES, type ReportCategory } from '@logovote/contracts';
+import { Schema } from 'mongoose';
+import { REPORT_CATEGORIES, type ReportCategory } from '@logovote/contracts';
 import { hideInRound, markReported } from './poll-status';
-import { claimOnce } from './store/claim-once';
+import { claimOnce, removeClaims } from './store/claim-once';
+import { primitiveCollection } from './store/collections';
 
 /**
  * Voters' reports of polls (docs/moderation.md), written by the votes service. The rounds they count in,
  * and whether they hid the poll, are part of the poll's status (./poll-status).
  *
  * A report is claimed once under `<pollId>#<round>#<ipHash>`: one per network address per poll per
- * round, however many requests race. Every read is an equality lookup on an indexed field.
+ * round, however many requests race, and never changed. Every read is an equality lookup on an indexed
+ * field. How many reports an address may make is a rate ticket's business (./rate-ticket).
  */
 const pollReportSchema = new Schema(
   {
@@ -16,8 +18,6 @@ const pollReportSchema = new Schema(
     pollId: { type: String, required: true },
     /** `<pollId>#<round>`: the round's reports in one equality lookup. */
     round: { type: String, required: true },
-    /** `<ipHash>|<hour since the epoch>`: an address's reports of the last hour in two equality lookups (the rate limit). */
-    addressHour: { type: String, required: true },
     category: { type: String, enum: REPORT_CATEGORIES, required: true },
     note: { type: String },
     at: { type: Date, required: true },
@@ -25,14 +25,11 @@ const pollReportSchema = new Schema(
   { collection: 'poll_reports', versionKey: false },
 );
 pollReportSchema.index({ round: 1 });
-pollReportSchema.index({ addressHour: 1 });
 pollReportSchema.index({ pollId: 1 });
-export const PollReportModel = model('PollReport', pollReportSchema);
+export const PollReportModel = primitiveCollection('claimOnce', 'PollReport', pollReportSchema);
 
 export const roundKey = (pollId: string, round: number) => `${pollId}#${round}`;
-/** A report's key (reportsOfAddressSince names reports by it). */
 export const reportKey = (pollId: string, round: number, ipHash: string) => `${roundKey(pollId, round)}#${ipHash}`;
-export const addressHour = (ipHash: string, at: Date) => `${ipHash}|${Math.floor(at.getTime() / HOUR_MS)}`;
 
 export interface NewReport {
   pollId: string;
@@ -59,34 +56,12 @@ export async function insertReport(report: NewReport): Promise<'stored' | 'repea
     _id: reportKey(report.pollId, report.round, report.ipHash),
     pollId: report.pollId,
     round: roundKey(report.pollId, report.round),
-    addressHour: addressHour(report.ipHash, at),
     category: report.category,
     ...(report.note ? { note: report.note } : {}),
     at,
   });
   if (stored) await markReported(report.pollId, report.round, at);
   return stored ? 'stored' : 'repeat';
-}
-
-/** Takes back a report this request stored (the address was over its rate meanwhile). */
-export async function withdrawReport(pollId: string, round: number, ipHash: string): Promise<void> {
-  await PollReportModel.deleteOne({ _id: reportKey(pollId, round, ipHash) });
-}
-
-/**
- * When an address's reports in the hour before `now` were made, oldest first, each with its key: two
- * equality lookups (this hour's and the previous hour's bucket), however many reports are stored.
- */
-export async function reportsOfAddressSince(ipHash: string, now: Date): Promise<{ id: string; at: Date }[]> {
-  const since = now.getTime() - HOUR_MS;
-  const buckets = [addressHour(ipHash, new Date(since)), addressHour(ipHash, now)];
-  const rows = (
-    await Promise.all([...new Set(buckets)].map((bucket) => PollReportModel.find({ addressHour: bucket }, { at: 1 }).lean()))
-  ).flat();
-  return rows
-    .filter((row) => row.at.getTime() > since)
-    .map((row) => ({ id: row._id, at: row.at }))
-    .sort((a, b) => a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export interface StoredReport {
@@ -113,7 +88,7 @@ export async function hideIfReportedEnough(pollId: string, round: number, thresh
 
 /** Removes a poll's reports (with the poll). */
 export async function deleteReports(pollId: string): Promise<void> {
-  await PollReportModel.deleteMany({ pollId });
+  await removeClaims(PollReportModel, { pollId });
 }
 
 /** Whether any report of a poll is left. */

@@ -49,10 +49,6 @@ const KNOWN_EXCEPTIONS: Record<string, Exception> = {
     reason: 'hand-rolled per-second buckets, swept by a range of seconds',
     writers: ['packages/models/src/vote-signals.ts'],
   },
-  poll_reports: {
-    reason: 'its own address-hour bucket and rate count beside the rate tickets; a report is withdrawn by a delete',
-    writers: ['packages/models/src/poll-report.ts'],
-  },
   fingerprint_test_sessions: {
     reason: "the fingerprint test tool's scratch records, trimmed to the newest by a range delete",
     writers: ['services/votes/src/routes/fingerprint-test.ts'],

@@ -8,13 +8,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
+import { HOUR_MS } from '@logovote/contracts';
 import {
   PollModel,
   PollReportModel,
   VoterSeatModel,
+  claimRateTicket,
   readPollStatus,
   pollsAwaitingReview,
-  reportsOfAddressSince,
   reportsOfRound,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
@@ -80,7 +81,7 @@ measure(`reports at ${POLLS * PER_POLL} stored`, () => {
       const pollId = pollIds[Math.floor(Math.random() * POLLS)]!;
       state.push((await timed(() => readPollStatus(pollId)))[1]);
       round.push((await timed(() => reportsOfRound(pollId, 0)))[1]);
-      address.push((await timed(() => reportsOfAddressSince(`address-${n * 7}`, new Date())))[1]);
+      address.push((await timed(() => claimRateTicket(`reports:address-${n * 7}`, [{ limit: 1000, windowMs: HOUR_MS }])))[1]);
       const ip = `10.8.${Math.floor(n / 200)}.${n % 200}`;
       reports.push(
         (
@@ -116,7 +117,7 @@ measure(`reports at ${POLLS * PER_POLL} stored`, () => {
       stored: { reports: POLLS * PER_POLL + READS, reportedPolls: POLLS + 1, loadMs: Math.round(loadMs) },
       readPollStatus: summary(state),
       reportsOfRound: summary(round),
-      reportsOfAddressSince: summary(address),
+      reportRateTicket: summary(address),
       postReport: summary(reports),
       postVote: summary(votes),
       reportedPollEntriesMs: Math.round(listMs),

@@ -10,7 +10,7 @@ import { tallyBulkLoader, revisionId, type ExactTally, type Revision } from '../
 import { numberedLogBulkLoader } from '../../src/store/numbered-log';
 import { logoLog as reasonsLog, reasonFields, reasonLog, type NewReason } from '../../src/vote-reason';
 import { logoLog as notesLog, noteFields, noteLog, type NewNote } from '../../src/logo-note';
-import { PollReportModel, addressHour, reportKey, roundKey, type NewReport } from '../../src/poll-report';
+import { PollReportModel, reportKey, roundKey, type NewReport } from '../../src/poll-report';
 import { markReported } from '../../src/poll-status';
 
 /** The mongoose model stored in `collection`, whichever module made it (tests' look under a primitive). */
@@ -147,7 +147,6 @@ export async function insertReportsInBulk(reports: NewReport[]): Promise<void> {
         _id: reportKey(report.pollId, report.round, report.ipHash),
         pollId: report.pollId,
         round: roundKey(report.pollId, report.round),
-        addressHour: addressHour(report.ipHash, report.at),
         category: report.category,
         ...(report.note ? { note: report.note } : {}),
         at: report.at,
