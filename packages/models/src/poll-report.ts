@@ -48,20 +48,27 @@ export async function hasReported(pollId: string, round: number, ipHash: string)
 
 /**
  * Stores a report: 'stored', or 'repeat' when this address reported the poll in this round already
- * (the first report stands, counted once). Marks the round as reported for the admin list.
+ * (the first report stands, counted once), or 'refused' when `admit` (asked only for a new report: the
+ * address's rate) refused it, which takes the claim back. Marks the round as reported for the admin list.
  */
-export async function insertReport(report: NewReport): Promise<'stored' | 'repeat'> {
+export async function insertReport(report: NewReport, admit?: () => Promise<boolean>): Promise<'stored' | 'repeat' | 'refused'> {
   const at = report.at ?? new Date();
+  const key = reportKey(report.pollId, report.round, report.ipHash);
   const stored = await claimOnce(PollReportModel, {
-    _id: reportKey(report.pollId, report.round, report.ipHash),
+    _id: key,
     pollId: report.pollId,
     round: roundKey(report.pollId, report.round),
     category: report.category,
     ...(report.note ? { note: report.note } : {}),
     at,
   });
-  if (stored) await markReported(report.pollId, report.round, at);
-  return stored ? 'stored' : 'repeat';
+  if (!stored) return 'repeat';
+  if (admit && !(await admit())) {
+    await removeClaims(PollReportModel, { _id: key });
+    return 'refused';
+  }
+  await markReported(report.pollId, report.round, at);
+  return 'stored';
 }
 
 export interface StoredReport {

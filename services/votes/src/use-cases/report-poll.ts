@@ -38,10 +38,16 @@ export function pollReporter(deps: ReportPollDeps): (request: ReportPollRequest)
     const reported = { outcome: 'reported', pollId } as const;
     // A repeat answers as the first report did, without counting again or using up the rate.
     if (await hasReported(pollId, round, ipHash)) return reported;
-    // One rate ticket per report, across polls: exact however many of the address's requests race.
-    const ticket = await claimRateTicket(`reports:${ipHash}`, [{ limit, windowMs: HOUR_MS }]);
-    if (!ticket.allowed) return { outcome: 'rate-limited', retryAfterSeconds: ticket.retryAfterSeconds };
-    const stored = await insertReport({ pollId, round, ipHash, category, ...(note ? { note: maskProfanity(note) } : {}) });
+    // A new report takes one of its address's rate tickets (a sliding hour, across polls, exact under races);
+    // racing repeats of it find the claim taken and take none.
+    let retryAfterSeconds = 0;
+    const admit = async () => {
+      const ticket = await claimRateTicket(`reports:${ipHash}`, [{ limit, windowMs: HOUR_MS }]);
+      if (!ticket.allowed) retryAfterSeconds = ticket.retryAfterSeconds;
+      return ticket.allowed;
+    };
+    const stored = await insertReport({ pollId, round, ipHash, category, ...(note ? { note: maskProfanity(note) } : {}) }, admit);
+    if (stored === 'refused') return { outcome: 'rate-limited', retryAfterSeconds };
     if (stored === 'stored') await hideIfReportedEnough(pollId, round, deps.reportsToHide);
     return reported;
   };
