@@ -281,7 +281,14 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
     const spent = proof ? await deps.proofOfWork.spend(proof, poll._id) : { level: 0 };
     if ('refused' in spent)
       return spent.refused === 'spent' ? { outcome: 'proof-spent' } : { outcome: 'invalid-proof', problems: spent.problems };
-    const ballot = { pollId: poll._id, voterKey: voter.voterKey, fingerprint: clues.fingerprint, logoId, ipHash: voter.ipHash, channel: via };
+    const ballot = {
+      pollId: poll._id,
+      voterKey: voter.voterKey,
+      fingerprint: clues.fingerprint,
+      logoId,
+      ipHash: voter.ipHash,
+      channel: via,
+    };
     const cast = await recordBallot(ballot, policy.seats, spent.level, current);
     if (cast.outcome === 'address-limit') return { outcome: 'address-limit', votersPerAddress: policy.seats.votersPerAddress };
     if (cast.outcome === 'proof-required') {
