@@ -312,6 +312,17 @@ describe('network addresses', () => {
   });
 });
 
+/** Seats enough that no ballot of the closing tests needs a proof of work. */
+const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
+/** A ballot of `voterKey` for `logoId` in a poll, as the vote use case records it. */
+const ballotIn = (pollId: string) => (voterKey: string, logoId: string) => ({
+  pollId,
+  voterKey,
+  fingerprint: newFingerprint(),
+  logoId,
+  ipHash: 'ip',
+});
+
 describe('votes on a closed poll', () => {
   it('are refused with 409 and never counted; my-vote still answers; after reopening votes count again', async () => {
     const { sessionId, logoIds } = await createPoll();
@@ -340,14 +351,7 @@ describe('votes on a closed poll', () => {
   it('a vote written before the close but checked after it is taken back and refused (the race)', async () => {
     const { sessionId, logoIds } = await createPoll();
     const [a, b] = logoIds as [string, string];
-    const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
-    const ballot = (voterKey: string, logoId: string) => ({
-      pollId: sessionId,
-      voterKey,
-      fingerprint: newFingerprint(),
-      logoId,
-      ipHash: 'ip',
-    });
+    const ballot = ballotIn(sessionId);
 
     // A first vote and a changed vote, each written while the poll was open...
     const first = `${sessionId}:first`;
@@ -377,14 +381,7 @@ describe('votes on a closed poll', () => {
   it('a request that wrote nothing, or whose revision a newer one of the voter follows, leaves the votes alone', async () => {
     const { sessionId, logoIds } = await createPoll();
     const [a, b] = logoIds as [string, string];
-    const seats = { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 };
-    const ballot = (voterKey: string, logoId: string) => ({
-      pollId: sessionId,
-      voterKey,
-      fingerprint: newFingerprint(),
-      logoId,
-      ipHash: 'ip',
-    });
+    const ballot = ballotIn(sessionId);
     const same = `${sessionId}:same`;
     await recordBallot(ballot(same, a), seats);
     const again = await recordBallot(ballot(same, a), seats);
