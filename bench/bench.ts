@@ -36,6 +36,7 @@ import { measureCreation, runVoteStorm } from './lib/storm';
 import { SCALE_POLLS, runScaleSection } from './lib/scale';
 import { startStaticNginx } from './lib/static-nginx';
 import { SERVICES, freePorts, startStack, type StackPorts } from '../scripts/lib/stack';
+import { median } from './lib/stats';
 
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,8 +80,6 @@ function stackProcesses(ports: StackPorts, runDir: string): WatchedProcess[] {
   ];
   return found.filter((entry): entry is WatchedProcess => entry !== undefined);
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Two benches at once would measure each other: refuse while another one's run folder belongs to a live process. */
 function refuseIfAnotherBenchRuns(benchDir: string): void {

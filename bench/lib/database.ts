@@ -1,4 +1,5 @@
 import { VoterSeatModel, seatsOfAddress, voteLedger } from '@logovote/models';
+import { median } from './stats';
 
 export interface ReadCosts {
   /** Vote documents in the collection (all polls). */
@@ -10,8 +11,6 @@ export interface ReadCosts {
   /** The database's own query plan for a lookup by `_id` (explain), as it words it. */
   lookupPlan: string;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function medianMs(run: () => Promise<unknown>, times = 5): Promise<number> {
   const durations: number[] = [];

@@ -25,6 +25,7 @@ import {
 import type { LiveResults } from './live';
 import { LOGO_KIND_DESCRIPTIONS, SLOW_PHONE_RUNS, type LogoKindsResults } from './logo-kinds';
 import { SLOW_PHONE, SLOW_PHONE_BUDGET_MS } from './slow-phone';
+import { median, percentile } from './stats';
 
 export interface StormStep {
   targetRate: number;
@@ -125,7 +126,6 @@ const mb = (bytes: number) => `${fixed(bytes / MB, bytes < 10 * MB ? 2 : 0)} MB`
 const seconds = (value: number) => `${fixed(value / 1000, 2)} s`;
 const verdict = (met: boolean) => (met ? '**met**' : '**missed**');
 const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const requestRates = (runs: K6Run[]) => runs.map((run) => metricValue(run, 'http_reqs', 'rate'));
 const shortUrl = (url: string) => {
   const { pathname } = new URL(url);
@@ -151,9 +151,6 @@ export function sustainedVoteRate(steps: StormStep[]): StormStep | undefined {
   return steps.filter((step) => step.sustained).sort((a, b) => b.achievedRate - a.achievedRate)[0];
 }
 
-/** The nearest-rank percentile `share` (0..1) of `values`. */
-const percentile = (values: number[], share: number) =>
-  [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(share * values.length) - 1)] ?? Number.NaN;
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 /** One kind of poll's figures: the 200th voter's wait on a phone, and a script's CPU for 200 voters. */

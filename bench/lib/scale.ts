@@ -17,6 +17,7 @@ import { runVoterFlows, scheduledVote, type FlowRequest } from './voter-flows';
 import { createPolls, type BenchPoll } from './polls';
 import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './processes';
 import { insertFirstVotes, type FirstVote } from '@logovote/models/test-support';
+import { percentile } from './stats';
 
 /** Voters on their way at once, as the measurement from outside had them (32 browsers at a time). */
 export const FLOW_CONCURRENCY = 32;
@@ -256,9 +257,6 @@ async function checkCounts(gateway: string, polls: BenchPoll[], expected: Map<st
   return exact;
 }
 
-const nearestRank = (values: number[], share: number) =>
-  [...values].sort((x, y) => x - y)[Math.max(0, Math.ceil(share * values.length) - 1)] ?? Number.NaN;
-
 /**
  * Runs `voters` flows through the gateway under `prefix` and counts what they cost: counters are read after
  * PostgreSQL's statistics settled before the flows, and again once `settled` (the folder caught up) after them.
@@ -295,7 +293,7 @@ async function measureFlows(
   const machineCpuSeconds = machineBusySeconds() - machineBefore;
   const commandsAfter = await dbCommands(run.metricsPorts);
   await sleep(STATS_SETTLE_MS);
-  const times = (name: FlowRequest) => ({ p50: nearestRank(flows.durations[name], 0.5), p95: nearestRank(flows.durations[name], 0.95) });
+  const times = (name: FlowRequest) => ({ p50: percentile(flows.durations[name], 0.5), p95: percentile(flows.durations[name], 0.95) });
   return {
     voters: flows.voters,
     seconds: flows.seconds,
