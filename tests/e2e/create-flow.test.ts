@@ -3,6 +3,7 @@ import { mailCatcherClient } from '@logovote/devstack';
 import type { Page } from 'playwright-core';
 import { testStack } from '../support/stack-env';
 import {
+  dismissToast,
   expectAccessible,
   expectNoHorizontalOverflow,
   expectToast,
@@ -40,12 +41,6 @@ const previews = (page: Page) => page.locator('[data-testid="logo-preview"]');
 const dialog = (page: Page) => page.locator('[data-testid="creation-dialog"]');
 const atStep = (page: Page, step: 'creating' | 'plan' | 'email' | 'sent') =>
   page.waitForSelector(`[data-testid="creation-dialog"][data-step="${step}"]`, { timeout: 20_000 });
-
-async function dismissToast(page: Page): Promise<void> {
-  if ((await toast(page).count()) === 0) return;
-  await toast(page).getByRole('button', { name: 'Close' }).click();
-  await toast(page).waitFor({ state: 'detached' });
-}
 
 /** Chooses the logos and starts creation; resolves with the server's answer. */
 async function createPoll(page: Page, logos: readonly string[], feedbackPrompt = ''): Promise<CreatedSession> {

@@ -11,7 +11,17 @@ import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { screenshotPath } from '../support/browser';
 import { createPoll } from '../support/polls';
 import { testStack } from '../support/stack-env';
-import { expectAccessible, expectNoHorizontalOverflow, expectToast, fixture, shoot, toast, useBrowser, visit } from '../support/web';
+import {
+  dismissToast,
+  expectAccessible,
+  expectNoHorizontalOverflow,
+  expectToast,
+  fixture,
+  shoot,
+  toast,
+  useBrowser,
+  visit,
+} from '../support/web';
 
 const { gatewayUrl, mailApiUrl } = testStack();
 const browser = useBrowser();
@@ -41,12 +51,6 @@ const atStep = (page: Page, step: 'creating' | 'plan' | 'email' | 'sent') =>
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 const channelUrl = (session: CreatedSession, name: string) =>
   `${session.votingUrl}?via=${session.channels!.find((channel) => channel.name === name)!.id}`;
-
-async function dismissToast(page: Page): Promise<void> {
-  if ((await toast(page).count()) === 0) return;
-  await toast(page).getByRole('button', { name: 'Close' }).click();
-  await toast(page).waitFor({ state: 'detached' });
-}
 
 /** A screenshot of what the screen shows (not the whole page), kept under test-results/screenshots/. */
 const shootScreen = (page: Page, name: string) => page.screenshot({ path: screenshotPath(name) });
@@ -101,6 +105,7 @@ describe("the channels' links, the e-mail and 'Start Voting Now'", () => {
       await expectNoHorizontalOverflow(page);
       await expectAccessible(page);
       await shoot(page, `creator-flow-plan-channels-${device}`);
+      await dismissToast(page);
 
       // The e-mail step keeps them.
       await page.getByRole('button', { name: 'Continue' }).click();

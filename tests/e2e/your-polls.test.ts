@@ -9,6 +9,7 @@ import { deleteAdminPoll } from '../support/admin';
 import { voteThroughApi } from '../support/polls';
 import { testStack } from '../support/stack-env';
 import {
+  dismissToast,
   expectAccessible,
   expectNoHorizontalOverflow,
   expectToast,
@@ -53,12 +54,6 @@ async function makePoll(page: Page, logos: readonly string[], question = ''): Pr
 
 /** The toast with this text (a new toast replaces the one shown). */
 const toastSaying = (page: Page, text: string) => toast(page).filter({ hasText: text }).waitFor({ timeout: 10_000 });
-
-async function dismissToast(page: Page): Promise<void> {
-  if ((await toast(page).count()) === 0) return;
-  await toast(page).getByRole('button', { name: 'Close' }).click();
-  await toast(page).waitFor({ state: 'detached' });
-}
 
 describe("'Your polls'", () => {
   it('shows nothing on a first visit', async () => {

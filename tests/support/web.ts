@@ -94,14 +94,22 @@ export function toast(page: Page): Locator {
   return page.locator('[data-testid="toast"]');
 }
 
-/** Waits for the toast with this title and description. */
+/**
+ * Waits for the toast with this title and description. Both are part of the match: an earlier toast with the
+ * same title, still shown on a slow machine, is not taken for the one the last action raised.
+ */
 export async function expectToast(page: Page, title: string, description?: string): Promise<Locator> {
-  const shown = toast(page).filter({ hasText: title });
+  const titled = toast(page).filter({ hasText: title });
+  const shown = description === undefined ? titled : titled.filter({ hasText: description });
   await shown.waitFor({ state: 'visible', timeout: 10_000 });
-  if (description !== undefined) {
-    await expect(shown.innerText()).resolves.toContain(description);
-  }
   return shown;
+}
+
+/** Closes the toast showing now, if any, and waits until it is gone. */
+export async function dismissToast(page: Page): Promise<void> {
+  if ((await toast(page).count()) === 0) return;
+  await toast(page).getByRole('button', { name: 'Close' }).click();
+  await toast(page).waitFor({ state: 'detached' });
 }
 
 /**
