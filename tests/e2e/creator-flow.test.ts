@@ -95,7 +95,6 @@ describe("the channels' links, the e-mail and 'Start Voting Now'", () => {
       await expectNoHorizontalOverflow(page);
       await expectAccessible(page);
       await shoot(page, `creator-flow-plan-channels-${device}`);
-      await dismissToast(page);
 
       // The e-mail step keeps them.
       await page.getByRole('button', { name: 'Continue' }).click();
