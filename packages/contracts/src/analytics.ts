@@ -27,6 +27,9 @@ export type AnalyticsEvent = z.infer<typeof AnalyticsEvent>;
 
 export const MAX_ANALYTICS_BATCH = 50;
 
+/** Days an analytics event is kept (docs/analytics.md): as long as a poll is by default; a deleted poll's go with it. */
+export const ANALYTICS_RETENTION_DAYS = 30;
+
 /** POST /api/analytics/events: a batch flushed by the browser (fetch keepalive or sendBeacon); 202. */
 export const AnalyticsBatch = z.object({ events: z.array(AnalyticsEvent).min(1).max(MAX_ANALYTICS_BATCH) });
 export type AnalyticsBatch = z.infer<typeof AnalyticsBatch>;

@@ -75,3 +75,4 @@ export * from './upload-refusal';
 export * from './rate-ticket';
 export * from './admin-login-failure';
 export * from './poll-search';
+export { recordAnalyticsEvents, sweepAnalyticsEvents } from './analytics-event';

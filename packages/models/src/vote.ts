@@ -6,6 +6,7 @@ import { deletingPollIds } from './poll';
 import { VoterCookieModel } from './voter-cookie';
 import { deleteReasons, hasReasons } from './vote-reason';
 import { deleteNotes, hasNotes } from './logo-note';
+import { deleteAnalyticsEvents, hasAnalyticsEvents } from './analytics-event';
 import { deleteReports, hasReports } from './poll-report';
 import { voteLedger } from './vote-ledger';
 import { deleteChannelTallies, hasChannelTallies } from './channel-ledger';
@@ -117,7 +118,7 @@ export async function currentVote(id: string): Promise<CurrentVote> {
 }
 
 /**
- * The votes service's part of deleting polls: removes the seats, ledger, tallies, reasons, notes and reports of
+ * The votes service's part of deleting polls: removes the seats, ledger, tallies, reasons, notes, reports and analytics events of
  * every poll the sessions service marked 'deleting' (it removes the poll itself once nothing of it is left
  * here). Resolves with the seats removed.
  */
@@ -131,6 +132,7 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
     await deleteReasons(pollId);
     await deleteNotes(pollId);
     await deleteReports(pollId);
+    await deleteAnalyticsEvents(pollId);
   }
   return removed;
 }
@@ -144,6 +146,7 @@ export async function hasVoteData(pollId: string): Promise<boolean> {
     (await hasChannelTallies(pollId)) ||
     (await hasReasons(pollId)) ||
     (await hasNotes(pollId)) ||
-    (await hasReports(pollId))
+    (await hasReports(pollId)) ||
+    (await hasAnalyticsEvents(pollId))
   );
 }

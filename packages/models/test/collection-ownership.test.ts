@@ -57,10 +57,6 @@ const KNOWN_EXCEPTIONS: Record<string, Exception> = {
     reason: "the fingerprint test tool's scratch records, trimmed to the newest by a range delete",
     writers: ['services/votes/src/routes/fingerprint-test.ts'],
   },
-  analytics_events: {
-    reason: 'first-party analytics events inserted in batches, never read by the product',
-    writers: ['services/votes/src/routes/analytics.ts'],
-  },
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,4 +1,5 @@
-import { channelLedger, purgeVotesOfDeletedPolls, voteSignalSweeper, voteLedger } from '@logovote/models';
+import { HOUR_MS } from '@logovote/contracts';
+import { channelLedger, purgeVotesOfDeletedPolls, sweepAnalyticsEvents, voteSignalSweeper, voteLedger } from '@logovote/models';
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -13,6 +14,8 @@ const FOLD_INTERVAL_MS = 250;
 const PURGE_INTERVAL_MS = 1_000;
 /** How often spent proofs of work whose challenges have expired are forgotten. */
 const FORGET_PROOFS_INTERVAL_MS = 60_000;
+/** How often analytics events past their retention are removed (whole days of them). */
+const SWEEP_ANALYTICS_INTERVAL_MS = HOUR_MS;
 /** How often the live results' vote signals that no reader looks at any more are removed. */
 const SWEEP_SIGNALS_INTERVAL_MS = 5_000;
 
@@ -25,12 +28,25 @@ bootService({
     const channelFolder = runInBackground('fold channel tallies', () => channelLedger.foldDue(), FOLD_INTERVAL_MS, logger);
     const purger = runInBackground('remove the votes of deleted polls', () => purgeVotesOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const forgetter = runInBackground('forget expired proofs of work', () => forgetExpiredProofs(), FORGET_PROOFS_INTERVAL_MS, logger);
+    const analyticsSweeper = runInBackground(
+      'remove old analytics events',
+      () => sweepAnalyticsEvents(),
+      SWEEP_ANALYTICS_INTERVAL_MS,
+      logger,
+    );
     const sweepSignals = voteSignalSweeper();
     const signalSweeper = runInBackground('remove old vote signals', () => sweepSignals(), SWEEP_SIGNALS_INTERVAL_MS, logger);
     return {
       app: buildApp({ logger, config }),
       async onShutdown() {
-        await Promise.all([folder.stop(), channelFolder.stop(), purger.stop(), forgetter.stop(), signalSweeper.stop()]);
+        await Promise.all([
+          folder.stop(),
+          channelFolder.stop(),
+          purger.stop(),
+          forgetter.stop(),
+          analyticsSweeper.stop(),
+          signalSweeper.stop(),
+        ]);
         await disconnectMongo();
       },
     };

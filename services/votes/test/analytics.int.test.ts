@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { MAX_ANALYTICS_BATCH } from '@logovote/contracts';
+import { ANALYTICS_RETENTION_DAYS, DAY_MS, MAX_ANALYTICS_BATCH } from '@logovote/contracts';
+import { PollModel, hasVoteData, purgeVotesOfDeletedPolls, recordAnalyticsEvents, sweepAnalyticsEvents } from '@logovote/models';
+import { storedModel } from '@logovote/models/test-support';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { AnalyticsEventModel } from '../src/models/analytics-event';
 import {
   TEST_CSRF_SECRET,
   TEST_IP_HASH_SALT,
@@ -15,6 +16,10 @@ import {
 
 const config = loadConfig({ MONGODB_URI: testDatabaseUri('analytics'), CSRF_SECRET: TEST_CSRF_SECRET, IP_HASH_SALT: TEST_IP_HASH_SALT });
 let server: Server;
+/** The events as stored, to look under the log. */
+const AnalyticsEventModel = storedModel<{ name: string; sessionId?: string; logoId?: string; sawAllLogos?: boolean; at: Date }>(
+  'analytics_events',
+);
 
 beforeAll(async () => {
   await connectTestDatabase(config.MONGODB_URI, [AnalyticsEventModel]);
@@ -80,5 +85,34 @@ describe('analytics collector', () => {
     expect(res.status).toBe(400);
     expect(typeof res.body.message).toBe('string');
     expect(await AnalyticsEventModel.countDocuments()).toBe(before);
+  });
+});
+
+describe('analytics retention', () => {
+  it('sweeps the days past ANALYTICS_RETENTION_DAYS and keeps the rest', async () => {
+    const now = Date.now();
+    const day = (daysAgo: number) => new Date(now - daysAgo * DAY_MS);
+    const path = `/retention-${now}`;
+    const kept = { name: 'page_view' as const, path, occurredAt: new Date(now).toISOString() };
+    await recordAnalyticsEvents([kept, kept], day(ANALYTICS_RETENTION_DAYS + 3));
+    await recordAnalyticsEvents([kept], day(ANALYTICS_RETENTION_DAYS - 1));
+    await recordAnalyticsEvents([kept], day(0));
+    expect(await AnalyticsEventModel.countDocuments({ path })).toBe(4);
+    expect(await sweepAnalyticsEvents(new Date(now))).toBeGreaterThanOrEqual(2);
+    expect((await AnalyticsEventModel.find({ path }).lean()).map((stored) => stored.at.getTime()).sort()).toEqual(
+      [day(ANALYTICS_RETENTION_DAYS - 1), day(0)].map((at) => at.getTime()),
+    );
+  });
+
+  it("removes a deleted poll's events with its votes, and no other poll's", async () => {
+    const [deleted, other] = ['DDDDDDDDDDDDDDDD', 'EEEEEEEEEEEEEEEE'];
+    const res = await send({ events: [event('results_viewed', { session_id: deleted }), event('results_viewed', { session_id: other })] });
+    expect(res.status).toBe(202);
+    await expect(hasVoteData(deleted)).resolves.toBe(true);
+    await PollModel.collection.insertOne({ _id: deleted as never, state: 'deleting' });
+    await purgeVotesOfDeletedPolls();
+    await expect(hasVoteData(deleted)).resolves.toBe(false);
+    expect(await AnalyticsEventModel.countDocuments({ sessionId: deleted })).toBe(0);
+    expect(await AnalyticsEventModel.countDocuments({ sessionId: other })).toBe(1);
   });
 });

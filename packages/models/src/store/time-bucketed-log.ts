@@ -1,5 +1,5 @@
 import { Schema, type SchemaDefinition } from 'mongoose';
-import { claimOnce } from './claim-once';
+import { claimAll, claimOnce } from './claim-once';
 import { primitiveCollection } from './collections';
 
 /**
@@ -14,7 +14,7 @@ import { primitiveCollection } from './collections';
  * lookup. Records are swept by their coarsest bucket.
  *
  * Cost: an append is one insert per level for the markers (refused and ignored once a bucket has one)
- * and one for the record; meant for rare writes (refusals, failed sign-ins, rate tickets), not votes; reading a bucket is one equality
+ * and one for the record (`appendAll`: the same for any number of records of one moment); meant for rare writes (refusals, failed sign-ins, rate tickets), not votes; reading a bucket is one equality
  * lookup, and so is reading or removing a subject's records by an indexed field (`recordsWhere`,
  * `removeWhere`); a sweep is a lookup of the log's coarsest markers and two deletes per aged-out bucket.
  * Stopped halfway: markers go in coarsest first and before the record, so no record or marker is under a
@@ -85,6 +85,19 @@ export function timeBucketedLog<Fields extends object>(options: {
     return claimOnce(RecordModel, { _id: id, at, bucket: keys.at(-1)!, sweepBucket: keys[0]!, ...fields });
   }
 
+  /**
+   * Appends many records at one moment in one round trip (their buckets marked once): each record whose
+   * `_id` is new is written, those already there are left as they are. Repeatable.
+   */
+  async function appendAll(records: { id: string; fields: Fields }[], at: Date = new Date()): Promise<void> {
+    await mark(at.getTime());
+    const keys = bucketKeys(at.getTime());
+    await claimAll(
+      RecordModel,
+      records.map(({ id, fields }) => ({ _id: id, at, bucket: keys.at(-1)!, sweepBucket: keys[0]!, ...fields })),
+    );
+  }
+
   /** The buckets under `parent` (the log: its coarsest buckets), newest first. */
   async function buckets(parent: string = name): Promise<Bucket[]> {
     const markers = await LogBucketModel.find({ parent }, { start: 1 }).lean();
@@ -99,6 +112,10 @@ export function timeBucketedLog<Fields extends object>(options: {
   /** The records whose indexed `field` equals `value`, whatever their bucket (one equality lookup). */
   const recordsWhere = <Field extends Indexed>(field: Field, value: Fields[Field]) =>
     RecordModel.find({ [field]: value }).lean<(Fields & { _id: string; at: Date })[]>();
+
+  /** Whether any record's indexed `field` equals `value` (one equality lookup). */
+  const hasRecordsWhere = async <Field extends Indexed>(field: Field, value: Fields[Field]) =>
+    (await RecordModel.exists({ [field]: value })) !== null;
 
   /** Removes the records whose indexed `field` equals `value` before their bucket ages out (their subject is deleted). */
   async function removeWhere<Field extends Indexed>(field: Field, value: Fields[Field]): Promise<number> {
@@ -122,5 +139,5 @@ export function timeBucketedLog<Fields extends object>(options: {
     await LogBucketModel.deleteMany({ parent });
   }
 
-  return { append, buckets, recordsIn, recordsWhere, removeWhere, sweep, bucketKeys } as const;
+  return { append, appendAll, buckets, recordsIn, recordsWhere, hasRecordsWhere, removeWhere, sweep, bucketKeys } as const;
 }

@@ -84,6 +84,24 @@ it('keeps all of 150 concurrent appends to one bucket readable', async () => {
   expect(await markersOf([hour!])).toBe(2);
 });
 
+it('writes a batch of records in one append, each id once however often the batch is repeated, racing or not', async () => {
+  const [hour] = ownHours(1);
+  const at = new Date(hour! + 2 * MINUTE_MS);
+  const subject = `batch-${newId()}`;
+  const records = Array.from({ length: 40 }, () => ({ id: newId(), fields: { subject } }));
+  await log.appendAll(records.slice(0, 10), at);
+  // The whole batch again, four times at once: the first ten are there already, the rest race.
+  await Promise.all(Array.from({ length: 4 }, () => log.appendAll(records, at)));
+  const [hourKey, minuteKey] = log.bucketKeys(at.getTime());
+  const stored = (await log.recordsWhere('subject', subject)).map((record) => record._id).sort();
+  expect(stored).toEqual(records.map((record) => record.id).sort());
+  expect((await log.recordsIn(minuteKey!)).length).toBe(40);
+  expect(await log.buckets(hourKey)).toEqual([{ key: minuteKey, start: hour! + 2 * MINUTE_MS }]);
+  await expect(log.hasRecordsWhere('subject', subject)).resolves.toBe(true);
+  expect(await log.removeWhere('subject', subject)).toBe(40);
+  await expect(log.hasRecordsWhere('subject', subject)).resolves.toBe(false);
+});
+
 it('marks each bucket once under 180 concurrent appends over 3 hours, lists them newest first, and sweeps only aged hours', async () => {
   const hours = ownHours(3);
   const writes = hours.flatMap((hour) =>
