@@ -10,7 +10,6 @@ import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
 import { writeLargeLogos } from './fixtures';
 import { createPolls, type BenchPoll } from './polls';
 import { sampleMemory, type MemorySampler, type WatchedProcess } from './processes';
-import { sustainedVoteRate, type StormStep } from './report';
 
 /** The reference storm's rates, votes/s: from well below the reference server's limit to well above it on any machine. */
 const REFERENCE_RATES = [25, 50, 100, 150, 200, 300, 400, 600, 800, 1000, 1300];
@@ -26,6 +25,21 @@ const P95_BUDGET_MS = 100;
 const CREATIONS = 8;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface StormStep {
+  targetRate: number;
+  achievedRate: number;
+  p50Ms: number;
+  p95Ms: number;
+  failedRate: number;
+  dropped: number;
+  sustained: boolean;
+}
+
+/** The best sustained step: the highest achieved rate whose p95 stayed under budget. */
+export function sustainedVoteRate(steps: StormStep[]): StormStep | undefined {
+  return steps.filter((step) => step.sustained).sort((a, b) => b.achievedRate - a.achievedRate)[0];
+}
 
 /** A storm step's figures; sustained when p95 is under the budget, under 1 % failed and under 1 % of arrivals dropped. */
 function stormStep(run: K6Run, rate: number, seconds: number): StormStep {
