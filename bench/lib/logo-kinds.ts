@@ -65,7 +65,7 @@ export interface LogoKindsResults {
   settleSeconds: number;
 }
 
-export const SLOW_PHONE_RUNS = 3;
+const SLOW_PHONE_RUNS = 3;
 
 /**
  * First load whatever the logos: a poll of each LOGO_KINDS, Lighthouse on `/` and on each poll's voting and results

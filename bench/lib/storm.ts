@@ -15,9 +15,9 @@ import { sampleMemory, type MemorySampler, type WatchedProcess } from './process
 const REFERENCE_RATES = [25, 50, 100, 150, 200, 300, 400, 600, 800, 1000, 1300];
 /** The vote storm's steps, as shares of the reference's sustained rate; the budget is 0.5. */
 const STORM_STEPS = [0.05, 0.1, 0.15, 0.2, 0.35, 0.5, 0.65, 0.8, 1, 1.2];
-export const STORM_STEP_SECONDS = 12;
+const STORM_STEP_SECONDS = 12;
 const STORM_WARM_UP_SECONDS = 5;
-export const STORM_VUS = 400;
+const STORM_VUS = 400;
 const STORM_POLLS = 4;
 /** A pause after each step, so the next one starts on an idle stack. */
 const STORM_SETTLE_MS = 2000;
