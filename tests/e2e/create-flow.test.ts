@@ -12,7 +12,6 @@ import {
   oversizeLogo,
   recordAnalytics,
   shoot,
-  toast,
   useBrowser,
   visit,
   waitForEvent,

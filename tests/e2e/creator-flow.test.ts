@@ -11,17 +11,7 @@ import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { screenshotPath } from '../support/browser';
 import { createPoll } from '../support/polls';
 import { testStack } from '../support/stack-env';
-import {
-  dismissToast,
-  expectAccessible,
-  expectNoHorizontalOverflow,
-  expectToast,
-  fixture,
-  shoot,
-  toast,
-  useBrowser,
-  visit,
-} from '../support/web';
+import { dismissToast, expectAccessible, expectNoHorizontalOverflow, expectToast, fixture, shoot, useBrowser, visit } from '../support/web';
 
 const { gatewayUrl, mailApiUrl } = testStack();
 const browser = useBrowser();
