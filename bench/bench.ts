@@ -167,7 +167,7 @@ async function main(): Promise<void> {
         memoryGiB: totalmem() / 1024 ** 3,
         kernel: release(),
         node: process.version,
-        tools: `${command(toolPath('k6'), ['version'])}; ${command(toolPath('nginx'), ['-v'])}; ${command(toolPath('ferretdb'), ['--version'])} on PostgreSQL 15`,
+        tools: `${command(toolPath('k6'), ['version'])}; ${command(toolPath('nginx'), ['-v'])}; FerretDB ${command(toolPath('ferretdb'), ['--version'])} on PostgreSQL 15`,
       },
       load: {
         atStart: loadAtStart,
