@@ -24,7 +24,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{packages,services,scripts,mfes}/**/test/**/*.test.ts'],
+      testMatch: ['<rootDir>/{packages,services,scripts,bench,mfes}/**/test/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$'],
     },
     {

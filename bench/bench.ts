@@ -1,16 +1,15 @@
 /**
  * `npm run bench`: builds (unless LOGOVOTE_SKIP_BUILD=1), starts the whole stack on the embedded
  * servers with fresh data, measures it through the gateway with the k6 scripts of bench/k6 and
- * headless Chromium, and writes docs/performance.md. One bench at a time: it loads the whole machine.
- * LOGOVOTE_BENCH_ONLY=live measures the live results section alone and prints it, leaving the report as it is;
- * LOGOVOTE_BENCH_ONLY=pow does the same for the proof-of-work section, and LOGOVOTE_BENCH_ONLY=storm for the vote
- * storm and poll creation (on the store as the storm leaves it, not after the scale section's million votes), and
- * LOGOVOTE_BENCH_ONLY=scale for the scale section's voter flows in both shapes (no probes, Lighthouse or bulk load), and
- * LOGOVOTE_BENCH_ONLY=logo-kinds for the first load with each kind of logo set (Lighthouse and the slow phone).
+ * headless Chromium, writes its figures to docs/performance.json (bench/lib/figures.ts) and renders
+ * docs/performance.md from them (bench/lib/report.ts, bench/report.md). One bench at a time: it loads the whole machine.
+ * LOGOVOTE_BENCH_ONLY=live measures the live results section alone, LOGOVOTE_BENCH_ONLY=pow the proof of work,
+ * LOGOVOTE_BENCH_ONLY=storm the vote storm and poll creation (on the store as the storm leaves it, not after the scale
+ * section's million votes), LOGOVOTE_BENCH_ONLY=scale the scale section's voter flows in both shapes (no probes,
+ * Lighthouse or bulk load), LOGOVOTE_BENCH_ONLY=logo-kinds the first load with each kind of logo set; each writes
+ * .run/bench/performance.json and .md instead, leaving docs as they are.
  * LOGOVOTE_BENCH_SCALE_VOTERS (default 100000) sets the voters of each of those shapes, smaller for a quick check.
- * The report's prose is in bench/report (Markdown templates that bench/lib/report.ts fills with the figures).
- * Every full run keeps its measurements in .run/bench/results.json; LOGOVOTE_BENCH_RENDER=<that file> writes the
- * report again from them without measuring (for editing those templates).
+ * LOGOVOTE_BENCH_RENDER=<a data file> renders docs/performance.md from it without measuring.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +30,8 @@ import { createPolls, type BenchPoll } from './lib/polls';
 import { seedReferenceTwins, startReferenceServer } from './lib/reference';
 import { runLiveSection } from './lib/live';
 import { measureLogoKinds } from './lib/logo-kinds';
-import { renderLive, renderLogoKinds, renderProofOfWork, renderReport, renderScale, renderStorm, type BenchResults } from './lib/report';
+import { renderReport, type PerformanceData } from './lib/report';
+import * as figures from './lib/figures';
 import { measureCreation, runVoteStorm } from './lib/storm';
 import { SCALE_POLLS, runScaleSection } from './lib/scale';
 import { startStaticNginx } from './lib/static-nginx';
@@ -98,19 +98,23 @@ function refuseIfAnotherBenchRuns(benchDir: string): void {
   }
 }
 
-/** Where the report goes, formatted as the repository formats Markdown (its tables aligned), so the lint accepts it as written. */
-async function writeReport(results: BenchResults): Promise<string> {
-  const reportPath = join(repoRoot, 'docs', 'performance.md');
-  writeFileSync(reportPath, await format(renderReport(results), { ...(await resolveConfig(reportPath)), filepath: reportPath }));
-  return reportPath;
+/** The data file and the report beside it, formatted as the repository formats JSON and Markdown, so the lint accepts them as written. */
+async function writeReport(data: PerformanceData, dir: string): Promise<string> {
+  const write = async (path: string, text: string) =>
+    writeFileSync(path, await format(text, { ...(await resolveConfig(path)), filepath: path }));
+  await write(join(dir, 'performance.json'), JSON.stringify(data));
+  await write(join(dir, 'performance.md'), renderReport(data));
+  return join(dir, 'performance.md');
 }
 
 async function main(): Promise<void> {
-  const savedResults = process.env.LOGOVOTE_BENCH_RENDER;
-  if (savedResults) {
-    log(`report written to ${await writeReport(JSON.parse(readFileSync(savedResults, 'utf8')) as BenchResults)} from ${savedResults}`);
+  const savedData = process.env.LOGOVOTE_BENCH_RENDER;
+  if (savedData) {
+    const data = JSON.parse(readFileSync(savedData, 'utf8')) as PerformanceData;
+    log(`report written to ${await writeReport(data, join(repoRoot, 'docs'))} from ${savedData}`);
     return;
   }
+  const only = process.env.LOGOVOTE_BENCH_ONLY;
   const started = Date.now();
   refuseIfAnotherBenchRuns(join(repoRoot, '.run', 'bench'));
   const loadAtStart = loadavg();
@@ -150,6 +154,36 @@ async function main(): Promise<void> {
     log,
   });
   const loadSamples: number[] = [];
+  /** The run's own figures, once its sections are measured; a section alone goes to .run/bench. */
+  const finish = async (sections: figures.Section[]) => {
+    clearInterval(loadTimer);
+    const run = figures.runSection({
+      command: `${only ? `LOGOVOTE_BENCH_ONLY=${only} ` : ''}${skipBuild ? 'LOGOVOTE_SKIP_BUILD=1 ' : ''}npm run bench`,
+      date: new Date().toISOString(),
+      durationSeconds: (Date.now() - started) / 1000,
+      buildSeconds,
+      machine: {
+        cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`,
+        memoryGiB: totalmem() / 1024 ** 3,
+        kernel: release(),
+        node: process.version,
+        tools: `${command(toolPath('k6'), ['version'])}; ${command(toolPath('nginx'), ['-v'])}; FerretDB ${command(toolPath('ferretdb'), ['--version'])} on PostgreSQL 15`,
+      },
+      load: {
+        atStart: loadAtStart,
+        mean: loadSamples.reduce((sum, value) => sum + value, 0) / loadSamples.length,
+        max: Math.max(...loadSamples),
+        atEnd: loadavg(),
+      },
+      rateLimits: BENCH_API_RATE,
+    });
+    const path = await writeReport(
+      figures.mergeSections(run, ...sections),
+      only ? join(repoRoot, '.run', 'bench') : join(repoRoot, 'docs'),
+    );
+    log(`report written to ${path} (${((Date.now() - started) / 1000).toFixed(0)} s), its figures beside it in performance.json`);
+    succeeded = true;
+  };
   const loadTimer = setInterval(() => loadSamples.push(loadavg()[0]!), 5000);
   let succeeded = false;
   try {
@@ -158,31 +192,28 @@ async function main(): Promise<void> {
     const seedReference = (polls: BenchPoll[]) => seedReferenceTwins(stack.mongoUri, polls);
     const stormOptions = { gateway, seedReference, runDir, outDir, processes, log };
     await sleep(5000);
-    if (process.env.LOGOVOTE_BENCH_ONLY === 'live') {
+    if (only === 'live') {
       const { polls, csrfCookie } = await createPolls(gateway, 1);
-      const live = renderLive(await runLiveSection({ gateway, postgresPort: ports.postgres, poll: polls[0]!, csrfCookie, processes, log }));
-      process.stdout.write(`${live.budgetRows.join('\n')}\n\n${live.section}`);
-      succeeded = true;
+      await finish([
+        figures.liveSection(await runLiveSection({ gateway, postgresPort: ports.postgres, poll: polls[0]!, csrfCookie, processes, log })),
+      ]);
       return;
     }
-    if (process.env.LOGOVOTE_BENCH_ONLY === 'pow') {
+    if (only === 'pow') {
       log('proof of work: a script solving, and the voting page solving on a slow phone');
       const browser = await launchBrowser();
       try {
-        const pow = renderProofOfWork(await measureProofOfWork(proofOfWorkOptions(browser, stack.secrets.ipHashSalt)));
-        process.stdout.write(`${pow.budgetRows.join('\n')}\n\n${pow.section}\n${pow.misses.join('\n\n')}\n`);
+        await finish([figures.proofOfWorkSection(await measureProofOfWork(proofOfWorkOptions(browser, stack.secrets.ipHashSalt)))]);
       } finally {
         await browser.close();
       }
-      succeeded = true;
       return;
     }
-    if (process.env.LOGOVOTE_BENCH_ONLY === 'storm') {
+    if (only === 'storm') {
       const stormResults = await runVoteStorm(stormOptions);
       log('poll creation with four large logos');
-      const storm = renderStorm({ ...stormResults, creation: await measureCreation(gateway, runDir, outDir) });
-      process.stdout.write(`${storm.budgetRows.join('\n')}\n\n${storm.section}`);
-      succeeded = true;
+      const creation = await measureCreation(gateway, runDir, outDir);
+      await finish([figures.stormSection(stormResults), figures.creationSection(creation), figures.crossedSection([creation.run])]);
       return;
     }
     const scaleOptions = {
@@ -197,19 +228,20 @@ async function main(): Promise<void> {
       seedReference,
       log,
     };
-    if (process.env.LOGOVOTE_BENCH_ONLY === 'scale') {
+    if (only === 'scale') {
       const { polls } = await createPolls(gateway, SCALE_POLLS);
-      const scale = renderScale(
-        await runScaleSection({ ...scaleOptions, polls, adminAuthorization: '', measurePages: async () => undefined, flowsOnly: true }),
-      );
-      process.stdout.write(`${scale.budgetRows.join('\n')}\n\n${scale.section}`);
-      succeeded = true;
+      const scale = await runScaleSection({
+        ...scaleOptions,
+        polls,
+        adminAuthorization: '',
+        measurePages: async () => undefined,
+        flowsOnly: true,
+      });
+      await finish([figures.scaleSection(scale)]);
       return;
     }
-    if (process.env.LOGOVOTE_BENCH_ONLY === 'logo-kinds') {
-      const logoKinds = renderLogoKinds(await measureLogoKinds({ gateway, log }));
-      process.stdout.write(`${logoKinds.budgetRows.join('\n')}\n\n${logoKinds.misses.join('\n\n')}\n\n${logoKinds.section}`);
-      succeeded = true;
+    if (only === 'logo-kinds') {
+      await finish([figures.logoKindsSection(await measureLogoKinds({ gateway, log }))]);
       return;
     }
     const atRest = Object.fromEntries(processes.map(({ name, pid }) => [name, residentBytes(pid)]));
@@ -301,44 +333,22 @@ async function main(): Promise<void> {
       await browser.close();
     }
 
-    clearInterval(loadTimer);
-    const results: BenchResults = {
-      machine: {
-        cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`,
-        memoryGiB: totalmem() / 1024 ** 3,
-        kernel: release(),
-        node: process.version,
-        k6: command(toolPath('k6'), ['version']),
-        nginx: command(toolPath('nginx'), ['-v']),
-        ferretdb: command(toolPath('ferretdb'), ['--version']),
-        loadAtStart,
-        loadDuring: { max: Math.max(...loadSamples), mean: loadSamples.reduce((sum, value) => sum + value, 0) / loadSamples.length },
-        loadAtEnd: loadavg(),
-      },
-      command: `${skipBuild ? 'LOGOVOTE_SKIP_BUILD=1 ' : ''}npm run bench`,
-      date: new Date().toISOString(),
-      durationSeconds: (Date.now() - started) / 1000,
-      buildSeconds,
-      rateLimits: BENCH_API_RATE,
-      referenceStorm,
-      storm,
-      exact,
-      readCosts,
-      traffic,
-      logos: { ...logoRuns, sizes, clients: LOGO_CLIENTS, roundSeconds: LOGO_ROUND_SECONDS },
-      creation,
-      page: { loads: pageLoads, medianLcpMs: median(pageLoads.map((load) => load.lcpMs)), cpuOnly },
-      lighthouse,
-      proofOfWork,
-      memory: { atRest, underStorm },
-      scale,
-      live: liveSection,
-      logoKinds,
-    };
-    const resultsPath = join(repoRoot, '.run', 'bench', 'results.json');
-    writeFileSync(resultsPath, `${JSON.stringify(results)}\n`);
-    log(`report written to ${await writeReport(results)} (${results.durationSeconds.toFixed(0)} s); its measurements in ${resultsPath}`);
-    succeeded = true;
+    const logos = { ...logoRuns, sizes, clients: LOGO_CLIENTS, roundSeconds: LOGO_ROUND_SECONDS };
+    await finish([
+      figures.scaleSection(scale),
+      figures.stormSection({ referenceStorm, storm, exact }),
+      figures.readCostsSection(readCosts),
+      figures.trafficSection(traffic),
+      figures.logosSection(logos),
+      figures.creationSection(creation),
+      figures.firstLoadSection({ loads: pageLoads, medianLcpMs: median(pageLoads.map((load) => load.lcpMs)), cpuOnly }),
+      figures.lighthouseSection(lighthouse),
+      figures.logoKindsSection(logoKinds),
+      figures.proofOfWorkSection(proofOfWork),
+      figures.liveSection(liveSection),
+      figures.memorySection({ atRest, underStorm }),
+      figures.crossedSection([traffic, ...logos.gateway, ...logos.nginxStatic, creation.run]),
+    ]);
   } finally {
     clearInterval(loadTimer);
     await stack.stop();

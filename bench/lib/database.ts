@@ -8,8 +8,6 @@ export interface ReadCosts {
   findByIdMs: number;
   seatsMs: number;
   countsMs: number;
-  /** The database's own query plan for a lookup by `_id` (explain), as it words it. */
-  lookupPlan: string;
 }
 
 async function medianMs(run: () => Promise<unknown>, times = 5): Promise<number> {
@@ -33,13 +31,7 @@ export async function measureReadCosts(mongoUri: string, pollId: string): Promis
   try {
     const sample = await VoterSeatModel.findOne({ pollId }).lean();
     if (!sample) throw new Error(`poll ${pollId} has no votes`);
-    const explained = (await VoterSeatModel.find({ _id: sample._id }).explain()) as {
-      queryPlanner?: { Plan?: unknown; winningPlan?: unknown };
-    };
-    // FerretDB names PostgreSQL's plan (lines or PostgreSQL's own JSON), MongoDB its winning plan.
-    const plan = explained.queryPlanner?.Plan ?? explained.queryPlanner?.winningPlan ?? explained;
     return {
-      lookupPlan: Array.isArray(plan) && plan.every((line) => typeof line === 'string') ? plan.join('; ') : JSON.stringify(plan),
       votes: await VoterSeatModel.estimatedDocumentCount(),
       findByIdMs: await medianMs(() => VoterSeatModel.findById(sample._id, { seat: 1 }).lean()),
       seatsMs: await medianMs(() => seatsOfAddress(pollId, sample.ipHash)),

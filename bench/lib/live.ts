@@ -14,7 +14,7 @@ import { postgresQuery } from '@logovote/devstack';
 import type { BenchPoll } from './polls';
 import { openFiles, residentBytes, type WatchedProcess } from './processes';
 
-export const LIVE_VIEWERS = 1_000;
+const LIVE_VIEWERS = 1_000;
 /** Viewers per client address: under the gateway's per-address cap (LIVE_STREAMS_PER_ADDRESS). */
 const VIEWERS_PER_ADDRESS = 25;
 const VOTES = 20;

@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import sharp from 'sharp';
+import { LOGO_KINDS } from './budgets';
 import { launchBrowser } from '../../tests/support/browser';
 import { runLighthouse, type LighthouseSummary } from './lighthouse';
 import { LIGHTHOUSE_RUNS, settle } from './lighthouse-levels';
@@ -7,7 +8,6 @@ import { BENCH_QUESTION, createPolls, type LogoFile } from './polls';
 import { measureSlowPhone, SLOW_PHONE, type SlowPhoneLoad } from './slow-phone';
 
 /** The three kinds of logo set the first-load figures are measured with (issue: first load whatever the logos). */
-export const LOGO_KINDS = ['small PNG', 'SVG', 'large PNG'] as const;
 export type LogoKind = (typeof LOGO_KINDS)[number];
 
 export const LOGO_KIND_DESCRIPTIONS: Record<LogoKind, string> = {
@@ -65,7 +65,7 @@ export interface LogoKindsResults {
   settleSeconds: number;
 }
 
-export const SLOW_PHONE_RUNS = 3;
+const SLOW_PHONE_RUNS = 3;
 
 /**
  * First load whatever the logos: a poll of each LOGO_KINDS, Lighthouse on `/` and on each poll's voting and results

@@ -20,7 +20,7 @@ import { call, targetOf, type Target } from '../../tests/hostile/support/http';
 import { MOBILE_PROFILE } from './page-load';
 
 /** The voters of one address whose costs are measured: an office of 200. */
-export const OFFICE_VOTERS = 200;
+const OFFICE_VOTERS = 200;
 /** Single solves by the page per kind of poll, at the 200th voter's level. */
 const PAGE_SOLVES = 15;
 /** Single solves by a script per level. */

@@ -28,8 +28,6 @@ const SHAPE_VOTERS = Number(process.env.LOGOVOTE_BENCH_SCALE_VOTERS ?? 100_000);
 const ONE_POLL_VOTERS = Math.min(SHAPE_VOTERS, 20_000);
 /** The reference flows after each shape: enough for a steady rate, on the store as that shape left it. */
 const REFERENCE_VOTERS = Math.min(SHAPE_VOTERS, 20_000);
-/** The reference goal: the product's voter flows at least this share of the reference flows' rate. */
-export const REFERENCE_SHARE_GOAL = 0.5;
 const BULK_VOTES = 1_000_000;
 const PROBE_ITERATIONS = 100;
 /** Written at once, one poll's, counted by one tally step. */

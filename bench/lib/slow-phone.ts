@@ -13,9 +13,6 @@ export const SLOW_PHONE: ThrottledNetwork & { name: string } = {
   uploadKbps: 500,
 };
 
-/** Within this time of navigation the voting page shows its question and a Vote button that takes a tap. */
-export const SLOW_PHONE_BUDGET_MS = 3000;
-
 export interface SlowPhoneLoad {
   /** Ms from navigation start: the question on screen (the first paint's or the screen's heading). */
   questionMs: number;

@@ -10,15 +10,14 @@ import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
 import { writeLargeLogos } from './fixtures';
 import { createPolls, type BenchPoll } from './polls';
 import { sampleMemory, type MemorySampler, type WatchedProcess } from './processes';
-import { sustainedVoteRate, type StormStep } from './report';
 
 /** The reference storm's rates, votes/s: from well below the reference server's limit to well above it on any machine. */
 const REFERENCE_RATES = [25, 50, 100, 150, 200, 300, 400, 600, 800, 1000, 1300];
 /** The vote storm's steps, as shares of the reference's sustained rate; the budget is 0.5. */
 const STORM_STEPS = [0.05, 0.1, 0.15, 0.2, 0.35, 0.5, 0.65, 0.8, 1, 1.2];
-export const STORM_STEP_SECONDS = 12;
+const STORM_STEP_SECONDS = 12;
 const STORM_WARM_UP_SECONDS = 5;
-export const STORM_VUS = 400;
+const STORM_VUS = 400;
 const STORM_POLLS = 4;
 /** A pause after each step, so the next one starts on an idle stack. */
 const STORM_SETTLE_MS = 2000;
@@ -26,6 +25,21 @@ const P95_BUDGET_MS = 100;
 const CREATIONS = 8;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface StormStep {
+  targetRate: number;
+  achievedRate: number;
+  p50Ms: number;
+  p95Ms: number;
+  failedRate: number;
+  dropped: number;
+  sustained: boolean;
+}
+
+/** The best sustained step: the highest achieved rate whose p95 stayed under budget. */
+export function sustainedVoteRate(steps: StormStep[]): StormStep | undefined {
+  return steps.filter((step) => step.sustained).sort((a, b) => b.achievedRate - a.achievedRate)[0];
+}
 
 /** A storm step's figures; sustained when p95 is under the budget, under 1 % failed and under 1 % of arrivals dropped. */
 function stormStep(run: K6Run, rate: number, seconds: number): StormStep {

@@ -1,0 +1,665 @@
+/**
+ * A bench's measurements turned into the data file docs/performance.json: the budgeted figures (their value, and
+ * the Budgets table's Measured cell), the other figures the report's prose quotes, and its tables, all formatted.
+ * bench/lib/report.ts renders docs/performance.md from that file alone.
+ */
+import { metricValue, type K6Run } from './k6';
+import { MOBILE_PROFILE, type PageLoad } from './page-load';
+import type { ReadCosts } from './database';
+import type { ProofOfWorkResults } from './proof-of-work';
+import type { LighthouseLevel } from './lighthouse-levels';
+import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseSummary } from './lighthouse';
+import { BULK_BATCH, FLOW_CONCURRENCY, PROBED, probeMs, type FlowCosts, type ScaleResults } from './scale';
+import type { LiveResults } from './live';
+import { LOGO_KIND_DESCRIPTIONS, type LogoKindsResults } from './logo-kinds';
+import { SLOW_PHONE } from './slow-phone';
+import { sustainedVoteRate, type StormStep, type VoteStormResults } from './storm';
+import { OTHER_CATEGORIES, POLL_KINDS, PROBES, SHAPES, VOTING_PAGES } from './budgets';
+import { median, percentile } from './stats';
+import type { PerformanceData } from './report';
+
+export type Section = Partial<PerformanceData>;
+
+const MB = 1000 * 1000;
+const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const ms = (value: number) => `${fixed(value, value < 10 ? 1 : 0)} ms`;
+const kb = (bytes: number) => `${fixed(bytes / 1000, 1)} kB`;
+const mb = (bytes: number) => `${fixed(bytes / MB, bytes < 10 * MB ? 2 : 0)} MB`;
+const seconds = (value: number) => `${fixed(value / 1000, 2)} s`;
+const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+const count = (value: number) => value.toLocaleString('en');
+const cell = (text: string) => text.replace(/\s+/g, ' ').replaceAll('|', '\\|');
+const figure = (value: number, measured: string) => ({ value, measured });
+
+/** Every section's figures in one data file. */
+export function mergeSections(...sections: Section[]): PerformanceData {
+  return {
+    figures: Object.assign({}, ...sections.map((section) => section.figures)),
+    text: Object.assign({}, ...sections.map((section) => section.text)),
+    tables: Object.assign({}, ...sections.map((section) => section.tables)),
+  };
+}
+
+export interface RunInfo {
+  command: string;
+  date: string;
+  durationSeconds: number;
+  buildSeconds: number;
+  machine: { cpu: string; memoryGiB: number; kernel: string; node: string; tools: string };
+  load: { atStart: number[]; mean: number; max: number; atEnd: number[] };
+  rateLimits: Record<string, string>;
+}
+
+export const runSection = (run: RunInfo): Section => ({
+  text: {
+    command: run.command,
+    date: run.date.slice(0, 10),
+    duration: `${fixed(run.durationSeconds)} s in all${run.buildSeconds > 1 ? `, ${fixed(run.buildSeconds)} s of it the build` : ' (build skipped)'}`,
+    load: `at start ${load(run.load.atStart)}; during the run mean ${fixed(run.load.mean, 2)}, max ${fixed(run.load.max, 2)} (1 min); at the end ${load(run.load.atEnd)}`,
+    rateLimits: Object.entries(run.rateLimits)
+      .map(([name, value]) => `\`${name}=${value}\``)
+      .join(', '),
+  },
+  tables: {
+    machine: [
+      ['', ''],
+      ['CPU', run.machine.cpu],
+      ['Memory', `${fixed(run.machine.memoryGiB, 1)} GiB`],
+      ['Kernel', run.machine.kernel],
+      ['Node.js', run.machine.node],
+      ['Tools', run.machine.tools],
+    ],
+  },
+});
+
+/** k6 thresholds crossed, but for the storm's steps above the sustained rate, which cross theirs by design. */
+export const crossedSection = (runs: K6Run[]): Section => ({
+  tables: {
+    crossed: [
+      ['k6 script', 'Threshold crossed'],
+      ...runs.flatMap((run) => run.crossed.map((threshold) => [`\`${run.script}\``, `\`${threshold}\``])),
+    ],
+  },
+});
+
+const stepsTable = (steps: StormStep[]) => [
+  ['Target votes/s', 'Achieved votes/s', 'p50', 'p95', 'Failed', 'Dropped', 'Sustained'],
+  ...steps.map((step) => [
+    String(step.targetRate),
+    fixed(step.achievedRate, 1),
+    ms(step.p50Ms),
+    ms(step.p95Ms),
+    `${fixed(step.failedRate * 100, 2)} %`,
+    fixed(step.dropped),
+    step.sustained ? 'yes' : 'no',
+  ]),
+];
+
+export function stormSection({ referenceStorm, storm, exact }: Pick<VoteStormResults, 'referenceStorm' | 'storm' | 'exact'>): Section {
+  const sustained = sustainedVoteRate(storm.steps)?.achievedRate ?? 0;
+  const reference = sustainedVoteRate(referenceStorm.steps)?.achievedRate ?? Number.NaN;
+  const share = sustained / reference;
+  return {
+    figures: {
+      'votes.share': figure(share, `${fixed(sustained)} ÷ ${fixed(reference)} = **${fixed(share, 2)}**`),
+      'counts.wrong': figure(
+        exact.mismatches + exact.uncertain + Math.abs(exact.votes - exact.expectedVotes),
+        `${exact.votes} counted, ${exact.expectedVotes} acknowledged; ${exact.mismatches} logos differ; ${exact.uncertain} votes unanswered`,
+      ),
+    },
+    text: {
+      'storm.reference': fixed(reference),
+      'storm.sustained': fixed(sustained, 1),
+      'storm.share': fixed(share, 2),
+      'storm.stepSeconds': String(storm.stepSeconds),
+      'storm.vus': String(storm.vus),
+      'storm.polls': String(exact.polls),
+    },
+    tables: { referenceStorm: stepsTable(referenceStorm.steps), storm: stepsTable(storm.steps) },
+  };
+}
+
+export function creationSection(creation: { run: K6Run; sizes: number[] }): Section {
+  const stat = (metric: string, name: string) => metricValue(creation.run, metric, name);
+  const both = (metric: string) => [ms(stat(metric, 'med')), ms(stat(metric, 'p(95)'))];
+  const p95 = stat('http_req_duration{name:create}', 'p(95)');
+  return {
+    figures: {
+      'creation.p95Ms': figure(
+        p95,
+        `**${ms(p95)}** (p50 ${ms(stat('http_req_duration{name:create}', 'med'))}; the checks p50 ${ms(stat('create_checks', 'med'))}); logos of ${mb(Math.max(...creation.sizes))}`,
+      ),
+    },
+    text: { 'creation.count': fixed(stat('iterations', 'count')), 'creation.sizes': creation.sizes.map(mb).join(', ') },
+    tables: {
+      creation: [
+        ['', 'p50', 'p95'],
+        [`Whole request (${mb(sum(creation.sizes))} uploaded)`, ...both('http_req_duration{name:create}')],
+        ['Checks: type, full decode and content moderation (`Server-Timing: checks`)', ...both('create_checks')],
+        ['Storing: poll record and four objects (`Server-Timing: store`)', ...both('create_store')],
+      ],
+    },
+  };
+}
+
+export const readCostsSection = (costs: ReadCosts): Section => ({
+  text: { 'reads.votes': String(costs.votes) },
+  tables: {
+    readCosts: [
+      ['Query', 'Made by', 'Time'],
+      ['a vote by its key (`_id`)', 'a changed vote, every my-vote', ms(costs.findByIdMs)],
+      ['the seats of an address (`pollId`, `ipHash`)', 'a first vote whose random seat was taken', ms(costs.seatsMs)],
+      ['the counts per logo of a poll (`pollId`, by `logoId`)', 'every session view (voting and results pages)', ms(costs.countsMs)],
+    ],
+  },
+});
+
+export const trafficSection = (traffic: K6Run): Section => ({
+  text: {
+    'traffic.visitors': fixed(metricValue(traffic, 'iterations', 'count')),
+    'traffic.rate': fixed(metricValue(traffic, 'http_reqs', 'rate')),
+  },
+  tables: {
+    traffic: [
+      ['Request', 'p50', 'p95', 'max'],
+      ...['session', 'logo', 'my_vote', 'vote', 'results'].map((name) => [
+        name,
+        ...['med', 'p(95)', 'max'].map((stat) => ms(metricValue(traffic, `http_req_duration{name:${name}}`, stat))),
+      ]),
+    ],
+  },
+});
+
+export interface LogoRounds {
+  gateway: K6Run[];
+  nginxStatic: K6Run[];
+  sizes: number[];
+  clients: number;
+  roundSeconds: number;
+}
+
+export function logosSection(logos: LogoRounds): Section {
+  const rates = (runs: K6Run[]) => runs.map((run) => metricValue(run, 'http_reqs', 'rate'));
+  const share = median(rates(logos.gateway)) / median(rates(logos.nginxStatic));
+  const row = (name: string, runs: K6Run[]) => [
+    name,
+    `**${fixed(median(rates(runs)))}** (${rates(runs)
+      .map((rate) => fixed(rate))
+      .join(', ')})`,
+    ms(median(runs.map((run) => metricValue(run, 'http_req_duration', 'med')))),
+    ms(median(runs.map((run) => metricValue(run, 'http_req_duration', 'p(95)')))),
+    `${fixed(Math.max(...runs.map((run) => metricValue(run, 'http_req_failed', 'rate'))) * 100, 2)} %`,
+  ];
+  return {
+    figures: {
+      'logos.share': figure(
+        share,
+        `${fixed(median(rates(logos.gateway)))} ÷ ${fixed(median(rates(logos.nginxStatic)))} = **${fixed(share, 2)}**`,
+      ),
+    },
+    text: {
+      'logos.clients': String(logos.clients),
+      'logos.sizes': logos.sizes.map(kb).join(', '),
+      'logos.rounds': String(logos.gateway.length),
+      'logos.roundSeconds': String(logos.roundSeconds),
+    },
+    tables: {
+      logos: [
+        ['Served by', 'Requests/s', 'p50', 'p95', 'Failed'],
+        row('gateway `/api/logos/…`', logos.gateway),
+        row('nginx static file', logos.nginxStatic),
+      ],
+    },
+  };
+}
+
+const shortUrl = (url: string) => {
+  const { pathname } = new URL(url);
+  return pathname.length > 60 ? `${pathname.slice(0, 57)}...` : pathname;
+};
+
+export function firstLoadSection(page: { loads: PageLoad[]; medianLcpMs: number; cpuOnly: PageLoad }): Section {
+  const first = page.loads[0]!;
+  const js = first.jsBeforeFirstLogo;
+  const untilLogo = first.resources.filter((resource) => resource.startMs <= first.firstLogoMs);
+  return {
+    figures: {
+      'firstLoad.jsBytes': figure(
+        js.bodyBytes,
+        `**${kb(js.bodyBytes)}** (${js.bodyBytes} bytes in ${js.files} files; ${kb(js.transferBytes)} with headers)`,
+      ),
+      'firstLoad.lcpMs': figure(
+        page.medianLcpMs,
+        `**${seconds(page.medianLcpMs)}** (${page.loads.map((each) => seconds(each.lcpMs)).join(', ')})`,
+      ),
+    },
+    text: {
+      'firstLoad.profile': MOBILE_PROFILE.name,
+      'firstLoad.acceptEncoding': first.acceptEncoding,
+      'firstLoad.lcps': page.loads.map((each) => `${seconds(each.lcpMs)} (${cell(each.lcpElement)})`).join('; '),
+      'firstLoad.firstLogo': seconds(first.firstLogoMs),
+      'firstLoad.cpuOnly': `LCP ${seconds(page.cpuOnly.lcpMs)}, first logo at ${seconds(page.cpuOnly.firstLogoMs)}`,
+    },
+    tables: {
+      firstLoadRequests: [
+        ['Request', 'Type', 'Start', 'End', 'Body', 'Encoding'],
+        ...untilLogo.map((resource) => [
+          shortUrl(resource.url),
+          resource.type,
+          fixed(resource.startMs),
+          fixed(resource.endMs),
+          kb(resource.bodyBytes),
+          resource.contentEncoding || 'none',
+        ]),
+      ],
+    },
+  };
+}
+
+const storeName = (level: LighthouseLevel) => (level.storedVotes === 0 ? 'empty store' : `${count(level.storedVotes)} votes`);
+const element = (summary: LighthouseSummary) => cell(lcpElementName(summary).replace(/^(.{60}).+? \(`/, '$1… (`'));
+const runsOf = (summary: LighthouseSummary, pick: (run: LighthouseSummary['runs'][number]) => string) => summary.runs.map(pick).join(', ');
+
+export function lighthouseSection(levels: LighthouseLevel[]): Section {
+  const measured = levels.flatMap((level) => level.pages.map((page) => ({ level, page })));
+  const levelNames = levels.map(storeName).join(' / ');
+  const first = measured[0]?.page;
+  const figures: PerformanceData['figures'] = {};
+  for (const label of VOTING_PAGES) {
+    const pages = levels.map((level) => level.pages.find((page) => page.label === label));
+    const scores = pages.map((page) => page?.scores.performance ?? Number.NaN);
+    const lcps = pages.map((page) => page?.metrics.lcpMs ?? Number.NaN);
+    figures[`lighthouse.${label}.performance`] = figure(
+      Math.min(...scores),
+      `${scores.map((score) => `**${fixed(score)}**`).join(' / ')} (${levelNames})`,
+    );
+    figures[`lighthouse.${label}.lcpMs`] = figure(
+      Math.max(...lcps),
+      `${lcps.map((lcp) => `**${seconds(lcp)}**`).join(' / ')} (${levelNames})`,
+    );
+  }
+  for (const category of Object.keys(OTHER_CATEGORIES) as (keyof typeof OTHER_CATEGORIES)[]) {
+    const lowest = Math.min(...measured.map(({ page }) => page.scores[category]));
+    const where = measured
+      .filter(({ page }) => page.scores[category] === lowest)
+      .map(({ level, page }) => `\`${page.label}\`, ${storeName(level)}`);
+    figures[`lighthouse.${category}`] = figure(lowest, `**${fixed(lowest)}** (${lowest < 100 ? where.join('; ') : levelNames})`);
+  }
+  return {
+    figures,
+    text: {
+      'lighthouse.version': first?.lighthouseVersion ?? 'n/a',
+      'lighthouse.chromium': /Chrome\/([\d.]+)/.exec(first?.browserVersion ?? '')?.[1] ?? 'unknown',
+      'lighthouse.failedRuns': measured
+        .filter(({ page }) => page.failedRuns.length > 0)
+        .map(({ level, page }) => `\`${page.label}\` (${storeName(level)}): ${page.failedRuns.join(', ')}`)
+        .join('; '),
+      'lighthouse.warnings': [...new Set(measured.flatMap(({ page }) => page.warnings))].map(cell).join(' '),
+    },
+    tables: {
+      lighthouseLevels: [
+        ['Data', 'Votes of the measured poll', 'CPU busy after settling', 'Load (1/5/15 min)', 'BenchmarkIndex'],
+        ...levels.map((level) => {
+          const indexes = level.pages.map((page) => page.benchmarkIndex);
+          return [
+            storeName(level),
+            String(level.pollVotes),
+            `${Math.round(level.busyShare * 100)} % after ${level.settleSeconds} s`,
+            load(level.load),
+            `${fixed(Math.min(...indexes))} to ${fixed(Math.max(...indexes))}`,
+          ];
+        }),
+      ],
+      lighthouse: [
+        ['Page', 'Data', 'Performance', 'LCP', 'FCP', 'TBT', 'CLS', 'Accessibility', 'Best practices', 'SEO', 'LCP element'],
+        ...measured.map(({ level, page }) => [
+          `\`${page.label}\``,
+          storeName(level),
+          `**${fixed(page.scores.performance)}** (${runsOf(page, (run) => fixed(run.performance))})`,
+          seconds(page.metrics.lcpMs),
+          seconds(page.metrics.fcpMs),
+          ms(page.metrics.tbtMs),
+          fixed(page.metrics.cls, 3),
+          fixed(page.scores.accessibility),
+          fixed(page.scores['best-practices']),
+          fixed(page.scores.seo),
+          element(page),
+        ]),
+      ],
+      lighthouseAudits: [
+        ['Page', 'Data', 'LCP parts (unthrottled)', 'Scored audits not fully passed'],
+        ...measured.map(({ level, page }) => [
+          `\`${page.label}\``,
+          storeName(level),
+          Object.entries(page.lcp.partsMs)
+            .map(([part, value]) => `${part} ${ms(value)}`)
+            .join(', ') || 'not given',
+          LIGHTHOUSE_CATEGORIES.flatMap((category) =>
+            page.failing[category].map((audit) => `${category} \`${audit.id}\` ${fixed(audit.score, 2)}`),
+          ).join(', ') || 'none',
+        ]),
+      ],
+    },
+  };
+}
+
+export function logoKindsSection(results: LogoKindsResults): Section {
+  const figures: PerformanceData['figures'] = {};
+  const pages = [
+    { kind: 'any', summary: results.landing },
+    ...results.kinds.flatMap(({ kind, pages }) => pages.map((summary) => ({ kind, summary }))),
+  ];
+  for (const { kind, summary } of pages) {
+    const id = `logoKinds.${kind}.${summary.label}`;
+    figures[`${id}.performance`] = figure(
+      summary.scores.performance,
+      `**${fixed(summary.scores.performance)}** (${runsOf(summary, (run) => fixed(run.performance))})`,
+    );
+    figures[`${id}.lcpMs`] = figure(
+      summary.metrics.lcpMs,
+      `**${seconds(summary.metrics.lcpMs)}** (${runsOf(summary, (run) => seconds(run.lcpMs))})`,
+    );
+  }
+  const slowRows = results.kinds.map(({ kind, slowPhone }) => {
+    const column = (pick: (load: (typeof slowPhone)[number]) => number) =>
+      `${seconds(median(slowPhone.map(pick)))} (${slowPhone.map((each) => seconds(pick(each))).join(', ')})`;
+    const question = median(slowPhone.map((each) => each.questionMs));
+    const button = median(slowPhone.map((each) => each.voteButtonMs));
+    figures[`slowPhone.${kind}`] = figure(
+      median(slowPhone.map((each) => Math.max(each.questionMs, each.voteButtonMs))),
+      `**${seconds(question)}** and **${seconds(button)}** (button ${slowPhone.map((each) => seconds(each.voteButtonMs)).join(', ')})`,
+    );
+    return [
+      kind,
+      ...[
+        (l: SlowLoad) => l.questionMs,
+        (l: SlowLoad) => l.firstLogoMs,
+        (l: SlowLoad) => l.voteButtonMs,
+        (l: SlowLoad) => l.tapMs,
+        (l: SlowLoad) => l.votedMs,
+      ].map(column),
+    ];
+  });
+  return {
+    figures,
+    text: {
+      'logoKinds.descriptions': Object.entries(LOGO_KIND_DESCRIPTIONS)
+        .map(([kind, description]) => `${kind}, ${description}`)
+        .join('; '),
+      'logoKinds.conditions': `${Math.round(results.busyShare * 100)} % of the CPU busy after ${results.settleSeconds} s of settling, load ${load(results.load)} at the start`,
+      'logoKinds.slowPhone': SLOW_PHONE.name,
+    },
+    tables: {
+      logoKinds: [
+        ['Page', 'Logos', 'Performance', 'LCP', 'TBT', 'CLS', 'LCP element'],
+        ...pages.map(({ kind, summary }) => [
+          `\`${summary.label}\``,
+          kind,
+          `**${fixed(summary.scores.performance)}** (${runsOf(summary, (run) => fixed(run.performance))})`,
+          `${seconds(summary.metrics.lcpMs)} (${runsOf(summary, (run) => seconds(run.lcpMs))})`,
+          `${ms(summary.metrics.tbtMs)} (${runsOf(summary, (run) => ms(run.tbtMs))})`,
+          fixed(summary.metrics.cls, 3),
+          element(summary),
+        ]),
+      ],
+      slowPhone: [['Logos', 'Question', 'First logo', 'Usable Vote button', 'Tap', "'Voted!'"], ...slowRows],
+    },
+  };
+}
+type SlowLoad = LogoKindsResults['kinds'][number]['slowPhone'][number];
+
+const perFlow = (value: number, voters: number) => fixed(value / voters, 2);
+const commandsOf = (costs: FlowCosts) => sum(Object.values(costs.dbCommands).flatMap((counts) => Object.values(counts)));
+const cpuOf = (costs: FlowCosts, name: string) => costs.cpu.find((each) => each.name === name)?.seconds ?? 0;
+const requestTimes = (costs: FlowCosts) =>
+  (['session', 'myVote', 'vote'] as const).map((name) => `${ms(costs.requestMs[name].p50)} / ${ms(costs.requestMs[name].p95)}`).join(', ');
+const failuresOf = (costs: FlowCosts) =>
+  `${costs.failedFlows}${
+    Object.keys(costs.failures).length > 0
+      ? ` (${Object.entries(costs.failures)
+          .map(([failure, n]) => `${n} × ${failure}`)
+          .join(', ')})`
+      : ''
+  }`;
+
+export function scaleSection(scale: ScaleResults): Section {
+  const { shapes, cores } = scale;
+  const columns = shapes.flatMap((shape) => [
+    { title: SHAPES[shape.shape], costs: shape as FlowCosts },
+    { title: `reference, ${SHAPES[shape.shape]}`, costs: shape.reference },
+  ]);
+  const titles = columns.map(({ title }) => title);
+  const figures: PerformanceData['figures'] = {};
+  const row = (name: string, value: (costs: FlowCosts) => string) => [name, ...columns.map(({ costs }) => value(costs))];
+  for (const shape of shapes) {
+    const rate = shape.voters / shape.seconds;
+    const referenceRate = shape.reference.voters / shape.reference.seconds;
+    const commands = commandsOf(shape) / shape.voters;
+    figures[`scale.${shape.shape}.share`] = figure(
+      rate / referenceRate,
+      `${fixed(rate)} ÷ ${fixed(referenceRate)} = **${fixed(rate / referenceRate, 2)}**`,
+    );
+    figures[`scale.${shape.shape}.wrong`] = figure(
+      shape.failedFlows + shape.exact.mismatches,
+      `${shape.failedFlows} failed of ${count(shape.voters)}; ${shape.exact.counted} votes counted of ${shape.exact.expected} cast, ${shape.exact.mismatches} logos differ`,
+    );
+    figures[`scale.${shape.shape}.commands`] = figure(commands, `**${fixed(commands, 2)}**`);
+  }
+  // A voter's CPU on one process bounds the voters/s that all the cores could carry, were that process alone.
+  const ceiling = (cpuSeconds: number, costs: FlowCosts) => fixed((cores * costs.voters) / cpuSeconds);
+  const servers = [...new Set(columns.flatMap(({ costs }) => Object.keys(costs.dbCommands)))];
+  const commandNames = [...new Set(columns.flatMap(({ costs }) => Object.values(costs.dbCommands).flatMap(Object.keys)))].sort();
+  const commandOf = (costs: FlowCosts, server: string, command: string) =>
+    sum(Object.entries(costs.dbCommands).flatMap(([name, counts]) => (server === '' || name === server ? [counts[command] ?? 0] : [])));
+  const commandRows = [...servers, ''].flatMap((server) =>
+    [...commandNames, ''].flatMap((command) => {
+      const value = (costs: FlowCosts) =>
+        command === '' ? sum(commandNames.map((each) => commandOf(costs, server, each))) : commandOf(costs, server, command);
+      const name = server === '' ? 'all servers' : server;
+      return columns.some(({ costs }) => value(costs) !== 0)
+        ? [
+            [
+              command === '' ? `**${name}**` : name,
+              command === '' ? 'all' : command,
+              ...columns.map(({ costs }) => perFlow(value(costs), costs.voters)),
+            ],
+          ]
+        : [];
+    }),
+  );
+  const processNames = [...new Set(columns.flatMap(({ costs }) => costs.cpu.map((each) => each.name)))];
+  const msPerVoter = (cpuSeconds: number, costs: FlowCosts) =>
+    `${fixed(cpuSeconds, 1)} s, **${fixed((cpuSeconds * 1000) / costs.voters, 2)} ms**`;
+  const [, hundredThousand, million] = scale.probes;
+  for (const name of PROBED) {
+    const at100k = hundredThousand ? probeMs(hundredThousand, name, 'p(95)') : Number.NaN;
+    const at1m = million ? probeMs(million, name, 'p(95)') : Number.NaN;
+    if (scale.probes.length === 0) continue;
+    figures[`probes.${name}.p95Ms`] = figure(at100k, `**${ms(at100k)}**`);
+    figures[`probes.${name}.factor`] = figure(at1m / at100k, `${ms(at1m)} ÷ ${ms(at100k)} = **${fixed(at1m / at100k, 2)}**`);
+  }
+  return {
+    figures,
+    text: {
+      'scale.cores': String(cores),
+      'scale.concurrency': String(FLOW_CONCURRENCY),
+      'scale.bulk': scale.bulk
+        ? `Then ${count(scale.bulk.votes)} more votes were written in ${fixed(scale.bulk.seconds)} s by the product's own key scheme (one tally step per ${BULK_BATCH} votes of a poll, as the folder would leave them); ${scale.pendingAtProbe.join(' and ')} ledger entries were still pending when the probes at 100 000 and 1 000 000 began.`
+        : '',
+    },
+    tables: {
+      scaleFlows: [
+        ['Per voter flow', ...titles],
+        row('voters, polls', (costs) => `${count(costs.voters)}${'polls' in costs ? `, ${String(costs.polls)}` : ''}`),
+        row('flows/s', (costs) => `**${fixed(costs.voters / costs.seconds)}** (in ${fixed(costs.seconds)} s)`),
+        row('failed flows', failuresOf),
+        row('session, my-vote, vote: p50 / p95', requestTimes),
+        row('load at the end', (costs) => load(costs.load)),
+        row('database commands', (costs) => `**${perFlow(commandsOf(costs), costs.voters)}**`),
+        row('PostgreSQL rows read (`seq_tup_read` + `idx_tup_fetch`)', (costs) =>
+          perFlow(sum(Object.values(costs.rowsRead)), costs.voters),
+        ),
+        row('CPU, the whole machine', (costs) => `${fixed((costs.machineCpuSeconds * 1000) / costs.voters, 1)} ms`),
+        row('FerretDB CPU per database command', (costs) => ms((cpuOf(costs, 'FerretDB') * 1000) / commandsOf(costs))),
+        row(`voters/s FerretDB alone could carry on ${cores} cores`, (costs) => ceiling(cpuOf(costs, 'FerretDB'), costs)),
+        row('voters/s the database could carry (FerretDB and PostgreSQL)', (costs) =>
+          ceiling(cpuOf(costs, 'FerretDB') + cpuOf(costs, 'PostgreSQL'), costs),
+        ),
+        row('voters/s the whole machine could carry', (costs) => ceiling(costs.machineCpuSeconds, costs)),
+      ],
+      scaleCommands: [['Server', 'Command', ...titles], ...commandRows],
+      scaleTables: [
+        ['', ...titles],
+        ...[0, 1, 2].map((rank) => [
+          String(rank + 1),
+          ...columns.map(({ costs }) => {
+            const [table, rows] = Object.entries(costs.rowsRead).sort(([, a], [, b]) => b - a)[rank] ?? [];
+            return table === undefined ? '' : `${table}: ${perFlow(rows!, costs.voters)}`;
+          }),
+        ]),
+      ],
+      scaleCpu: [
+        ['Process', ...titles],
+        ...processNames
+          .filter((name) => columns.some(({ costs }) => cpuOf(costs, name) !== 0))
+          .map((name) => row(name, (costs) => msPerVoter(cpuOf(costs, name), costs))),
+        row('the rest of the machine (anything else it ran)', (costs) =>
+          msPerVoter(costs.machineCpuSeconds - sum(costs.cpu.map((each) => each.seconds)), costs),
+        ),
+        row('all', (costs) => msPerVoter(costs.machineCpuSeconds, costs)),
+      ],
+      ...(scale.probes.length > 0 && {
+        scaleProbes: [
+          ['Request', ...scale.probes.map((probe) => `${count(probe.storedVotes)} votes stored (load ${probe.load[0]!.toFixed(2)})`)],
+          ...PROBED.map((name) => [
+            PROBES[name].label,
+            ...scale.probes.map((probe) => `${ms(probeMs(probe, name, 'med'))} / ${ms(probeMs(probe, name, 'p(95)'))}`),
+          ]),
+        ],
+      }),
+    },
+  };
+}
+
+export function proofOfWorkSection(results: ProofOfWorkResults): Section {
+  const figures: PerformanceData['figures'] = {};
+  const summary: string[][] = [['', ...results.kinds.map(({ kind }) => POLL_KINDS[kind])]];
+  const levels: string[][] = [
+    ['Poll', 'Level', 'Voters of the first 200', 'Attempts on average', 'Single solves (CPU)', 'Expected CPU per voter'],
+  ];
+  const columns = results.kinds.map((kind) => {
+    const phone = kind.pageSolves.map((solve) => solve.solveMs * results.cpuSlowdown);
+    // A solve tries counters from 0 up to the solution: its time over its attempts is the time of one attempt.
+    const phonePerAttempt = sum(phone) / sum(kind.pageSolves.map((solve) => solve.attempts));
+    const solves = kind.script.flatMap((level) => level.solves);
+    const cpuPerAttempt = sum(solves.map((solve) => solve.cpuMs)) / sum(solves.map((solve) => solve.attempts));
+    // The solution is drawn below twice the level's attempts: the longest a phone can wait.
+    const bound = 2 * kind.officeAttempts * phonePerAttempt;
+    const scriptMs = sum(kind.script.map((level) => level.voters * level.attempts * cpuPerAttempt));
+    figures[`pow.${kind.kind}.phoneMs`] = figure(
+      bound,
+      `**${seconds(bound)}** (${phone.length} solves: median ${seconds(percentile(phone, 0.5))}, p95 ${seconds(percentile(phone, 0.95))}, max ${seconds(Math.max(...phone))})`,
+    );
+    figures[`pow.${kind.kind}.scriptMs`] = figure(scriptMs, `**${fixed(scriptMs / 1000, 1)} s** (${solves.length} solves)`);
+    for (const level of kind.script) {
+      levels.push([
+        POLL_KINDS[kind.kind],
+        String(level.level),
+        String(level.voters),
+        String(level.attempts),
+        level.solves.map((solve) => ms(solve.cpuMs)).join(', '),
+        ms(level.attempts * cpuPerAttempt),
+      ]);
+    }
+    return [
+      String(kind.freeVoters),
+      `${kind.officeLevel}, ${kind.officeAttempts} attempts on average`,
+      phone.map((value) => fixed(value / 1000, 2)).join(', '),
+      `${fixed(phonePerAttempt, 2)} ms`,
+      seconds(bound),
+      `${fixed(cpuPerAttempt, 3)} ms`,
+      `${fixed(scriptMs / 1000, 1)} s`,
+    ];
+  });
+  const names = [
+    'voters of an address without a proof',
+    "the 200th voter's level",
+    "a phone's solves at that level (×4), s",
+    'a phone, an attempt',
+    'the longest wait possible',
+    'a script, CPU an attempt',
+    "a script's CPU for 200 voters",
+  ];
+  summary.push(...names.map((name, index) => [name, ...columns.map((column) => column[index]!)]));
+  return {
+    figures,
+    text: { 'pow.iterations': String(results.iterations), 'pow.workers': String(results.workers) },
+    tables: { pow: summary, powLevels: levels },
+  };
+}
+
+export function liveSection(live: LiveResults): Section {
+  const footprint = (name: string, which: 'gateway' | 'sessions') => {
+    const { before, withStreams } = live.footprint[which];
+    return [
+      name,
+      `${mb(before.residentBytes)}, ${fixed(before.openFiles)} files`,
+      `${mb(withStreams.residentBytes)}, ${fixed(withStreams.openFiles)} files`,
+      kb((withStreams.residentBytes - before.residentBytes) / live.viewers),
+    ];
+  };
+  const { oneViewer, allViewers } = live.readsPerVote;
+  return {
+    figures: {
+      'live.deliveryP95Ms': figure(
+        live.deliveryMs.p95,
+        `**${ms(live.deliveryMs.p95)}** (p50 ${ms(live.deliveryMs.p50)}) on ${live.viewers} streams`,
+      ),
+      'live.undelivered': figure(
+        live.deliveries.expected - live.deliveries.received,
+        `${live.deliveries.received} of ${live.deliveries.expected} delivered`,
+      ),
+      'live.extraReadsPerVote': figure(allViewers - oneViewer, `**${fixed(allViewers, 1)} ÷ ${fixed(oneViewer, 1)}**`),
+    },
+    text: {
+      'live.viewers': String(live.viewers),
+      'live.addresses': String(live.addresses),
+      'live.perAddress': String(Math.ceil(live.viewers / live.addresses)),
+      'live.openSeconds': fixed(live.openSeconds, 1),
+      'live.votes': String(live.votes),
+      'live.delivery': `p50 ${ms(live.deliveryMs.p50)}, p95 ${ms(live.deliveryMs.p95)}, max ${ms(live.deliveryMs.max)} (${live.deliveries.received} of ${live.deliveries.expected} events)`,
+      'live.vote': `p50 ${ms(live.voteMs.p50)}, max ${ms(live.voteMs.max)}`,
+      'live.load': `${fixed(live.load[0], 2)} then ${fixed(live.load[1], 2)}`,
+      'live.votesPerWindow': String(live.votesPerWindow),
+      'live.reads': `${fixed(oneViewer, 1)} with one viewer, ${fixed(allViewers, 1)} with ${live.viewers}; without votes, ${fixed(live.idleReadsPerSecond.oneViewer, 1)} and ${fixed(live.idleReadsPerSecond.allViewers, 1)} a second`,
+    },
+    tables: {
+      liveFootprint: [
+        ['Process', 'Before the streams', `With ${live.viewers} streams`, 'Per stream'],
+        footprint('Gateway (nginx, all processes)', 'gateway'),
+        footprint('Sessions service', 'sessions'),
+      ],
+    },
+  };
+}
+
+export const memorySection = ({
+  atRest,
+  underStorm,
+}: {
+  atRest: Record<string, number>;
+  underStorm: Record<string, { peak: number; mean: number }>;
+}): Section => ({
+  tables: {
+    memory: [
+      ['Process', 'At rest', 'Storm mean', 'Storm peak'],
+      ...Object.entries(atRest).map(([name, bytes]) => [
+        name,
+        mb(bytes),
+        mb(underStorm[name]?.mean ?? Number.NaN),
+        mb(underStorm[name]?.peak ?? Number.NaN),
+      ]),
+    ],
+  },
+});
