@@ -51,11 +51,11 @@ const KNOWN_EXCEPTIONS: Record<string, Exception> = {
   },
   fingerprint_test_sessions: {
     reason: "the fingerprint test tool's scratch records, trimmed to the newest by a range delete",
-    writers: ['services/votes/src/routes/fingerprint-test.ts'],
+    writers: ['services/votes/src/models/fingerprint-test.ts'],
   },
   fingerprint_test_votes: {
     reason: "the fingerprint test tool's scratch records, trimmed to the newest by a range delete",
-    writers: ['services/votes/src/routes/fingerprint-test.ts'],
+    writers: ['services/votes/src/models/fingerprint-test.ts'],
   },
 };
 

@@ -5,7 +5,7 @@ import { PollModel, VoterSeatModel } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { TestSessionModel, TestVoteModel } from '../src/models/fingerprint-test';
-import { TEST_VOTES_LISTED } from '../src/routes/fingerprint-test';
+import { TEST_VOTES_LISTED } from '../src/models/fingerprint-test';
 import {
   TEST_CSRF_SECRET,
   TEST_IP_HASH_SALT,
