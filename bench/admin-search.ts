@@ -14,16 +14,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort, postgresUrl, repoRoot, startFerretDB, startPostgres, stopAll } from '@logovote/devstack';
 import { ADMIN_SEARCH_LIMIT } from '@logovote/contracts';
-import {
-  LivePollListModel,
-  PollListModel,
-  PollModel,
-  PollSearchTermModel,
-  activePoll,
-  listEntriesOf,
-  searchEntriesOf,
-  searchPolls,
-} from '@logovote/models';
+import { PollModel, PollSearchTermModel, activePoll, searchEntriesOf, searchPolls } from '@logovote/models';
+import { listPollsInBulk, storedModel } from '@logovote/models/test-support';
 import mongoose from 'mongoose';
 
 const TOTAL = Number(process.env.LOGOVOTE_BENCH_SEARCH_POLLS ?? 100_000);
@@ -80,13 +72,6 @@ async function timed(what: () => Promise<unknown>): Promise<{ p50: number; p95: 
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
-/** The admin list's entries of polls number `from` to `from + count - 1` (list numbers from 1), in bulk. */
-async function listInBulk(from: number, count: number): Promise<void> {
-  const lists = Array.from({ length: count }, (_, i) => listEntriesOf(from + i + 1, pollNumber(from + i)._id));
-  await PollListModel.collection.insertMany(lists.map((list) => list.taken) as never[], { ordered: false });
-  await LivePollListModel.collection.insertMany(lists.map((list) => list.live) as never[], { ordered: false });
-}
-
 async function main(): Promise<void> {
   const runDir = join(repoRoot, '.run', 'bench-admin-search');
   if (!REUSE) rmSync(runDir, { recursive: true, force: true });
@@ -101,7 +86,7 @@ async function main(): Promise<void> {
   });
   await mongoose.connect(`${uri}logovote-bench`);
   try {
-    await Promise.all([PollModel.init(), PollSearchTermModel.init(), PollListModel.init(), LivePollListModel.init()]);
+    await Promise.all([PollModel.init(), PollSearchTermModel.init(), storedModel('poll_list').init()]);
     const rows: string[] = [];
     let written = REUSE ? await PollModel.estimatedDocumentCount() : 0;
     let entries = REUSE ? await PollSearchTermModel.estimatedDocumentCount() : 0;
@@ -112,7 +97,7 @@ async function main(): Promise<void> {
         const terms = polls.flatMap((poll) => searchEntriesOf(poll));
         await PollModel.collection.insertMany(polls as never[], { ordered: false });
         await PollSearchTermModel.collection.insertMany(terms as never[], { ordered: false });
-        await listInBulk(written, polls.length);
+        await listPollsInBulk(polls.map((poll) => poll._id));
         written += polls.length;
         entries += terms.length;
         if (written % 10_000 === 0)

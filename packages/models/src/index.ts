@@ -12,10 +12,6 @@ export * from './vote';
 export * from './vote-ledger';
 export * from './channel-ledger';
 export {
-  VOTER_WORDS_FIELDS,
-  VoteReasonModel,
-  EXPORT_CHUNK,
-  reasonVoteKey,
   insertReason,
   replaceReason,
   reasonOf,
@@ -24,35 +20,13 @@ export {
   allReasons,
   deleteReasons,
   hasReasons,
-  type ReasonExtra,
   type NewReason,
   type StoredReason,
 } from './vote-reason';
-export {
-  LogoNoteModel,
-  putNote,
-  removeNote,
-  notesOfVoter,
-  readNotes,
-  allNotes,
-  deleteNotes,
-  hasNotes,
-  type NoteExtra,
-  type NewNote,
-  type StoredNote,
-} from './logo-note';
-export {
-  numberedLog,
-  indexNumberedSlots,
-  NUMBERED_SLOT_FIELDS,
-  type NumberedLog,
-  type NumberedSlot,
-  type NumberedLogOptions,
-  type LogCollection,
-  type LogEntry,
-} from './store/numbered-log';
+export { putNote, removeNote, notesOfVoter, readNotes, allNotes, deleteNotes, hasNotes, type NewNote, type StoredNote } from './logo-note';
+export { numberedSlots, type Slot } from './store/numbered-slots';
 export * from './voter-cookie';
-export * from './poll-list';
+export { listPoll, unlistPoll, countListedPolls, listedPolls, pollCount } from './poll-list';
 export * from './poll-contact';
 export * from './vote-signals';
 export * from './creator-token';

@@ -1,47 +1,35 @@
-import { Schema, model } from 'mongoose';
 import { REASONS_PAGE_SIZE } from '@logovote/contracts';
-import { indexNumberedSlots, numberedLog, type LogEntry } from './store/numbered-log';
-import { EXPORT_CHUNK, VOTER_WORDS_FIELDS } from './vote-reason';
+import { numberedSlots, type Slot } from './store/numbered-slots';
+import { EXPORT_CHUNK, VOTER_WORDS_FIELDS, VOTER_WORDS_VALUE, logoLog } from './vote-reason';
+
+/** The fields of a note's slot: whose, on which logo, through which channel. */
+interface NoteFields {
+  pollId: string;
+  logoId: string;
+  voterKey: string;
+  channel?: string;
+}
 
 /**
  * Voters' notes on logos, 'What would you change?' (docs/reasons.md, "Notes"), written by the votes
  * service. A voter may leave one note on any logo of the poll, whichever it voted for.
  *
- * Each logo of a poll is a numbered log of notes (./store/numbered-log), as for reasons: insert-only
- * slots keyed `<pollId>|<logoId>|<seq>` in their own collection, read newest first by equality lookups
- * alone. One note per voter and logo: `note` = `<voterKey>|<logoId>` is unique, so a voter's second note on
- * a logo is an edit of the first, in place (one equality update: the note keeps its number and date), and
- * removing a note removes its text while the slot stays, as a dropped reason does. A note is about a logo,
- * not about a choice: a changed vote keeps it. Everything goes with the poll.
+ * Each logo of a poll is a log of numbered slots (./store/numbered-slots) in a collection of its own, as
+ * for reasons. A slot is named `<voterKey>|<logoId>`: one note per voter and logo, so a voter's second note
+ * on a logo is the slot's next version (it keeps its number and date), and removing a note drops the slot
+ * (a tombstone; given again, the note takes the same slot back). A note is about a logo, not about a
+ * choice: a changed vote keeps it. Everything goes with the poll.
  */
-const logoNoteSchema = new Schema(
-  {
-    ...VOTER_WORDS_FIELDS,
-    /** `<voterKey>|<logoId>`: one note per voter and logo. */
-    note: { type: String, required: true },
-  },
-  { collection: 'logo_notes', versionKey: false },
-);
-indexNumberedSlots(logoNoteSchema);
-logoNoteSchema.index({ note: 1 }, { unique: true });
-logoNoteSchema.index({ voterKey: 1 });
-logoNoteSchema.index({ pollId: 1 });
-export const LogoNoteModel = model('LogoNote', logoNoteSchema);
-
-/** What a reader gets with each note beside its text and date. */
-export interface NoteExtra {
-  voterKey: string;
-  channel?: string;
-}
-export const noteLog = numberedLog<NoteExtra>(LogoNoteModel, {
-  pageSize: REASONS_PAGE_SIZE,
-  chunkSize: EXPORT_CHUNK,
-  extraFields: ['voterKey', 'channel'],
+export const noteSlots = numberedSlots<NoteFields, { text: string }>({
+  collection: 'logo_notes',
+  model: 'LogoNote',
+  fields: VOTER_WORDS_FIELDS,
+  value: VOTER_WORDS_VALUE,
+  indexed: ['voterKey', 'pollId'],
+  groups: [REASONS_PAGE_SIZE, EXPORT_CHUNK],
 });
 
-/** Each logo of a poll is one numbered log of notes. */
-export const logoLog = (pollId: string, logoId: string) => `${pollId}|${logoId}`;
-const noteKey = (voterKey: string, logoId: string) => `${voterKey}|${logoId}`;
+export const noteName = (voterKey: string, logoId: string) => `${voterKey}|${logoId}`;
 
 export interface NewNote {
   pollId: string;
@@ -52,67 +40,44 @@ export interface NewNote {
   channel: string;
 }
 
-export const noteFields = (note: NewNote, at?: Date) => ({
+export const noteFields = (note: NewNote): NoteFields => ({
   pollId: note.pollId,
   logoId: note.logoId,
-  note: noteKey(note.voterKey, note.logoId),
   voterKey: note.voterKey,
-  text: note.text,
   channel: note.channel,
-  ...(at ? { at } : {}),
 });
 
-/** Sets the text of the voter's note on a logo, in place: one equality update, the last edit wins. */
-async function replaceNote(voterKey: string, logoId: string, text: string): Promise<boolean> {
-  const result = await LogoNoteModel.updateOne({ note: noteKey(voterKey, logoId) }, { $set: { text } });
-  return result.matchedCount > 0;
-}
-
 /**
- * Gives or edits the voter's note on a logo: an edit (or a note given again after its removal) sets the
- * text of the voter's slot; a first note takes the next free slot of the logo. 'busy' when other notes
- * kept taking the next number (only under a flood).
+ * Gives or edits the voter's note on a logo: an edit (or a note given again after its removal) is its
+ * slot's next version; a first note takes the next free slot of the logo. 'busy' when other notes kept
+ * taking the next number (only under a flood).
  */
 export async function putNote(note: NewNote): Promise<'stored' | 'busy'> {
-  if (await replaceNote(note.voterKey, note.logoId, note.text)) return 'stored';
-  const key = noteKey(note.voterKey, note.logoId);
-  const appended = await noteLog.append(
-    logoLog(note.pollId, note.logoId),
-    noteFields(note),
-    async () => (await LogoNoteModel.exists({ note: key })) !== null,
-  );
-  // Another request of the same voter wrote the first note meanwhile: this one is the later edit.
-  if (appended === 'exists') await replaceNote(note.voterKey, note.logoId, note.text);
-  return appended === 'busy' ? 'busy' : 'stored';
+  return noteSlots.put(logoLog(note.pollId, note.logoId), noteName(note.voterKey, note.logoId), noteFields(note), { text: note.text });
 }
 
-/** Removes the voter's note on a logo (its text; the slot stays). false when there was none. */
+/** Removes the voter's note on a logo (its slot is dropped). false when there was none. */
 export async function removeNote(voterKey: string, logoId: string): Promise<boolean> {
-  const result = await LogoNoteModel.updateOne({ note: noteKey(voterKey, logoId), text: { $exists: true } }, { $unset: { text: 1 } });
-  return result.modifiedCount > 0;
+  return noteSlots.drop(noteName(voterKey, logoId));
 }
 
 /** The voter's notes in a poll, per logo id (one equality lookup: a voter has at most one per logo). */
 export async function notesOfVoter(voterKey: string): Promise<{ logoId: string; text: string }[]> {
-  const rows = await LogoNoteModel.find({ voterKey }, { logoId: 1, text: 1 }).lean();
-  return rows.flatMap((row) => (typeof row.text === 'string' ? [{ logoId: row.logoId, text: row.text }] : []));
+  return (await noteSlots.slotsWhere('voterKey', voterKey)).map(({ logoId, text }) => ({ logoId, text }));
 }
 
-export type StoredNote = LogEntry<NoteExtra>;
+export type StoredNote = Slot<NoteFields, { text: string }>;
 
 /** A logo's notes, newest first, a page at a time (as readReasons). Removed notes are skipped. */
 export async function readNotes(pollId: string, logoId: string, before?: number): Promise<{ notes: StoredNote[]; next: number | null }> {
-  const { entries, next } = await noteLog.read(logoLog(pollId, logoId), before);
-  return { notes: entries, next };
+  const { slots, next } = await noteSlots.read(logoLog(pollId, logoId), before);
+  return { notes: slots, next };
 }
 
 /** Every kept note of a logo, newest first, EXPORT_CHUNK numbers per read (the export streams them). */
-export const allNotes = (pollId: string, logoId: string): AsyncGenerator<StoredNote> => noteLog.all(logoLog(pollId, logoId));
+export const allNotes = (pollId: string, logoId: string): AsyncGenerator<StoredNote> => noteSlots.all(logoLog(pollId, logoId));
 
 /** Removes a poll's notes (with its votes, when the poll is deleted). */
-export async function deleteNotes(pollId: string): Promise<number> {
-  noteLog.forget(`${pollId}|`);
-  return (await LogoNoteModel.deleteMany({ pollId })).deletedCount;
-}
+export const deleteNotes = (pollId: string): Promise<number> => noteSlots.removeWhere('pollId', pollId, `${pollId}|`);
 
-export const hasNotes = async (pollId: string): Promise<boolean> => (await LogoNoteModel.exists({ pollId })) !== null;
+export const hasNotes = (pollId: string): Promise<boolean> => noteSlots.existsWhere('pollId', pollId);

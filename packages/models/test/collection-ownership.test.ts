@@ -29,22 +29,6 @@ const KNOWN_EXCEPTIONS: Record<string, Exception> = {
       'services/sessions/src/routes/sessions.ts',
     ],
   },
-  poll_list: {
-    reason: 'numbered by its own next-number search (a claim per number), not a numbered-slots primitive',
-    writers: ['packages/models/src/poll-list.ts'],
-  },
-  poll_list_live: {
-    reason: "poll_list's live entries, written with it and removed by a delete of their own",
-    writers: ['packages/models/src/poll-list.ts'],
-  },
-  vote_reasons: {
-    reason: 'numbered-log slots whose text is replaced ($set) and dropped ($unset) in place',
-    writers: ['packages/models/src/vote-reason.ts'],
-  },
-  logo_notes: {
-    reason: 'numbered-log slots whose text is replaced ($set) and removed ($unset) in place',
-    writers: ['packages/models/src/logo-note.ts'],
-  },
   vote_signals: {
     reason: 'hand-rolled per-second buckets, swept by a range of seconds',
     writers: ['packages/models/src/vote-signals.ts'],
@@ -81,7 +65,7 @@ const code = (path: string) =>
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
-const MAKES_A_COLLECTION = /\b(model|primitiveCollection|exactTally|versionedValue|timeBucketedLog|numberedLog)\s*(<[^>]*>)?\s*\(/;
+const MAKES_A_COLLECTION = /\b(model|primitiveCollection|exactTally|versionedValue|timeBucketedLog|numberedSlots)\s*(<[^>]*>)?\s*\(/;
 
 /** The collection of each exported model, by the name product code uses for it. */
 const modelNames = new Map<string, string>();

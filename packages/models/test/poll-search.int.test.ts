@@ -3,13 +3,14 @@
  * memory, a word in more polls than the cap is marked common and checked by key newest first, common words
  * alone are matched in the newest polls, and the answer says when more match.
  */
-import { LivePollListModel, PollListModel, PollModel, PollSearchTermModel, indexPollForSearch, listPoll, searchPolls } from '../src';
+import { PollModel, PollSearchTermModel, indexPollForSearch, listPoll, searchPolls } from '../src';
+import { storedModel } from './support';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
 
 jest.setTimeout(60_000);
 
 beforeAll(async () => {
-  await connectTestDatabase(testDatabaseUri('poll_search'), [PollSearchTermModel, PollModel, PollListModel, LivePollListModel]);
+  await connectTestDatabase(testDatabaseUri('poll_search'), [PollSearchTermModel, PollModel, storedModel('poll_list')]);
   // Twelve polls, created and listed in order, all with "which logo"; every third a bakery; poll 7 alone has "zeppelin".
   for (let n = 0; n < 12; n++) {
     const poll = {

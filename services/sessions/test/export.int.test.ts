@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { CREATOR_ONLY, CREATOR_TOKEN_HEADER } from '@logovote/contracts';
 import { parse } from 'csv-parse/sync';
-import { PollModel, VoteReasonModel, insertReason, reasonVoteKey } from '@logovote/models';
+import { PollModel, dropReasons, insertReason } from '@logovote/models';
 import { createPoll } from '../../../tests/support/integration';
 import { insertVotes, sessionsTestbed } from './support';
 import { insertNotesInBulk, insertReasonsInBulk } from '@logovote/models/test-support';
@@ -35,7 +35,7 @@ describe('GET /api/sessions/{id}/results.csv', () => {
     await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: 'v3', rev: 1, text: 'Classic' });
     // A reason dropped by a change of vote is not exported.
     await insertReason({ pollId: sessionId, logoId: logoIds[0]!, voterKey: 'v4', rev: 1, text: 'Dropped' });
-    await VoteReasonModel.updateOne({ vote: reasonVoteKey('v4', 1) }, { $unset: { text: 1 } });
+    await dropReasons('v4', 1);
 
     const { res, bytes } = await download(sessionId, creatorToken);
     expect(res.status).toBe(200);

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
 import { MyNotes, NotesPage } from '@logovote/contracts';
-import { LogoNoteModel, PollModel, VoterSeatModel } from '@logovote/models';
+import { PollModel, VoterSeatModel } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -24,7 +24,7 @@ import {
   testDatabaseUri,
 } from '../../../tests/support/integration';
 import { summary, timed } from '../../../tests/support/measure';
-import { insertNotesInBulk } from '@logovote/models/test-support';
+import { insertNotesInBulk, storedModel } from '@logovote/models/test-support';
 
 const STORED = 100_000;
 const READS = 100;
@@ -41,7 +41,7 @@ measure(`notes at ${STORED} stored on one logo`, () => {
   });
   let server: Server;
   beforeAll(async () => {
-    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, LogoNoteModel]);
+    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel]);
     server = createServer(buildApp({ logger: silentLogger, config }).callback());
   });
   afterAll(dropTestDatabase);
@@ -114,7 +114,7 @@ measure(`notes at ${STORED} stored on one logo`, () => {
     }
 
     const report = {
-      stored: await LogoNoteModel.countDocuments({ pollId: sessionId }),
+      stored: await storedModel('logo_notes').countDocuments({ pollId: sessionId }),
       loadSeconds: Number((loadMs / 1000).toFixed(1)),
       firstPageColdMs: Number(coldMs.toFixed(1)),
       newestPage: summary(newest),

@@ -2,14 +2,13 @@ import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { MAX_REASON_LENGTH, NOTE_MESSAGES, NotesPage, ReasonsPage, RESULTS_WITHHELD, VOTING_CLOSED } from '@logovote/contracts';
 import {
-  LogoNoteModel,
   PollModel,
   VoterSeatModel,
-  VoteReasonModel,
   hasVoteData,
   insertReason,
   purgeVotesOfDeletedPolls,
   readNotes,
+  removeNote,
   recordVotingState,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
@@ -25,7 +24,9 @@ import {
   silentLogger,
   testDatabaseUri,
 } from '../../../tests/support/integration';
-import { insertNotesInBulk } from '@logovote/models/test-support';
+import { insertNotesInBulk, storedModel } from '@logovote/models/test-support';
+
+const LogoNoteModel = storedModel<{ version: number }>('logo_notes');
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(60_000);
@@ -40,7 +41,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoteReasonModel, LogoNoteModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
@@ -130,7 +131,8 @@ describe('PUT note', () => {
 
     // The edit keeps its place (its number): the other voter's note is still the newer one.
     expect(texts(await notesOf(sessionId, logoIds[2]!))).toEqual(['Colours clash', 'Too thin at small sizes']);
-    expect(await LogoNoteModel.countDocuments({ pollId: sessionId, logoId: logoIds[2] })).toBe(2);
+    // Two slots, one of them with the edit as its second version.
+    expect(await LogoNoteModel.countDocuments({ pollId: sessionId, logoId: logoIds[2], version: 1 })).toBe(2);
     const mine = await myNotes(sessionId, fingerprint);
     expect(mine.status).toBe(200);
     expect(mine.headers['cache-control']).toBe('no-store');
@@ -291,7 +293,7 @@ describe('GET notes', () => {
     await insertNotesInBulk(
       Array.from({ length: 23 }, (_, n) => ({ pollId: sessionId, logoId, voterKey: `${sessionId}:v${n}`, text: `note ${n}`, channel: '' })),
     );
-    await LogoNoteModel.updateOne({ note: `${sessionId}:v20|${logoId}` }, { $unset: { text: 1 } });
+    await removeNote(`${sessionId}:v20`, logoId);
     const shown: string[] = [];
     let cursor: string | undefined;
     let pages = 0;

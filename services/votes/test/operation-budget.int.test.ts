@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { PollModel, VoterCookieModel, VoterSeatModel, VoteReasonModel, voteLedger } from '@logovote/models';
+import { PollModel, VoterCookieModel, VoterSeatModel, voteLedger } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -47,7 +47,7 @@ let server: Server;
 let poll: { sessionId: string; logoIds: string[] };
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoterCookieModel, VoteReasonModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoterCookieModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
   poll = await createPoll({ logos: 4 });
   await fillStore(poll);

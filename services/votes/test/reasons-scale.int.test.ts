@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ReasonsPage } from '@logovote/contracts';
-import { PollModel, VoterSeatModel, VoteReasonModel, allReasons } from '@logovote/models';
+import { PollModel, VoterSeatModel, allReasons } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import {
@@ -24,7 +24,7 @@ import {
   testDatabaseUri,
 } from '../../../tests/support/integration';
 import { summary, timed } from '../../../tests/support/measure';
-import { insertReasonsInBulk } from '@logovote/models/test-support';
+import { insertReasonsInBulk, storedModel } from '@logovote/models/test-support';
 
 const STORED = 100_000;
 const READS = 200;
@@ -41,7 +41,7 @@ measure(`reasons at ${STORED} stored in one poll`, () => {
   });
   let server: Server;
   beforeAll(async () => {
-    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoteReasonModel]);
+    await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel]);
     server = createServer(buildApp({ logger: silentLogger, config }).callback());
   });
   afterAll(dropTestDatabase);
@@ -114,7 +114,7 @@ measure(`reasons at ${STORED} stored in one poll`, () => {
     expect(exported).toBe(STORED + writes.length);
 
     const report = {
-      stored: await VoteReasonModel.countDocuments({ pollId: sessionId }),
+      stored: await storedModel('vote_reasons').countDocuments({ pollId: sessionId }),
       loadSeconds: Number((loadMs / 1000).toFixed(1)),
       firstPageColdMs: Number(coldMs.toFixed(1)),
       newestPage: summary(newest),

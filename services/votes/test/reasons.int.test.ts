@@ -4,9 +4,9 @@ import { MAX_REASON_LENGTH, REASON_MESSAGES, ReasonsPage, VOTING_CLOSED } from '
 import {
   PollModel,
   VoterSeatModel,
-  VoteReasonModel,
   VoterCookieModel,
   hasVoteData,
+  dropReasons,
   insertReason,
   purgeVotesOfDeletedPolls,
   readReasons,
@@ -26,7 +26,9 @@ import {
   silentLogger,
   testDatabaseUri,
 } from '../../../tests/support/integration';
-import { newestReasonSeq } from '@logovote/models/test-support';
+import { newestReasonSeq, storedModel } from '@logovote/models/test-support';
+
+const VoteReasonModel = storedModel<{ seq: number; version: number; text?: string }>('vote_reasons');
 
 // Requests against FerretDB on a shared machine: more than jest's 5 s default.
 jest.setTimeout(60_000);
@@ -41,7 +43,7 @@ const config = loadConfig({
 let server: Server;
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel, VoteReasonModel]);
+  await connectTestDatabase(config.MONGODB_URI, [PollModel, VoterSeatModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
@@ -168,7 +170,8 @@ describe('PUT reason', () => {
     await myVote(sessionId, fingerprint).expect(200, { hasVoted: true, logoId: logoIds[2]!, reason: 'Actually, the colour' });
     // The edited reason keeps its place: older than the other voter's, given after the first.
     expect(texts(await reasonsOf(sessionId, logoIds[2]!))).toEqual(['Clean lines', 'Actually, the colour']);
-    expect(await VoteReasonModel.countDocuments({ pollId: sessionId })).toBe(2);
+    // Two slots, one of them with the edit as its second version.
+    expect(await VoteReasonModel.countDocuments({ pollId: sessionId, version: 1 })).toBe(2);
     // Voting for the same logo again is no change: the reason stays.
     await vote(sessionId, logoIds[2]!, fingerprint).expect(200);
     expect(texts(await reasonsOf(sessionId, logoIds[2]!))).toEqual(['Clean lines', 'Actually, the colour']);
@@ -244,8 +247,9 @@ describe('a changed vote', () => {
 
     expect(texts(await reasonsOf(sessionId, logoIds[0]!))).toEqual([]);
     const stored = await VoteReasonModel.find({ pollId: sessionId }).lean();
-    expect(stored).toHaveLength(1);
-    expect(stored[0]!.text).toBeUndefined();
+    // The slot's first version, retired, and its tombstone: neither keeps the text.
+    expect(stored.map((row) => row.version).sort()).toEqual([1, 2]);
+    expect(stored.map((row) => row.text)).toEqual([undefined, undefined]);
     expect(JSON.stringify(stored)).not.toContain('Bold and simple');
 
     await giveReason(sessionId, fingerprint, { reason: 'Changed my mind: warmer' }).expect(200, {
@@ -310,7 +314,7 @@ describe('GET reasons', () => {
       await insertReason({ pollId: sessionId, logoId, voterKey: `${sessionId}:v${n}`, rev: 1, text: `reason ${n}` });
     // Dropped by a change of vote: reasons 25 and 3..14.
     for (const n of [25, ...Array.from({ length: 12 }, (_, i) => i + 3)]) {
-      await VoteReasonModel.updateOne({ vote: `${sessionId}:v${n}#1` }, { $unset: { text: 1 } });
+      await dropReasons(`${sessionId}:v${n}`, 1);
     }
     const shown: string[] = [];
     const pages: number[] = [];

@@ -7,7 +7,7 @@ import { model, type Schema } from 'mongoose';
  * only through that owner's operations. The collection-ownership test reads this to tell the collections
  * built on the primitives from those that still keep their own protocol. Not part of @logovote/models' entry.
  */
-export type Primitive = 'claimOnce' | 'exactTally' | 'versionedValue' | 'timeBucketedLog';
+export type Primitive = 'claimOnce' | 'exactTally' | 'versionedValue' | 'timeBucketedLog' | 'numberedSlots';
 
 const owners = new Map<string, Primitive>();
 

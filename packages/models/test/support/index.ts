@@ -7,9 +7,10 @@ import mongoose, { type Model } from 'mongoose';
 import { VoterSeatModel, seatRow, voterKeyOf } from '../../src/vote';
 import { voteLedger } from '../../src/vote-ledger';
 import { tallyBulkLoader, revisionId, type ExactTally, type Revision } from '../../src/store/tally';
-import { numberedLogBulkLoader } from '../../src/store/numbered-log';
-import { logoLog as reasonsLog, reasonFields, reasonLog, type NewReason } from '../../src/vote-reason';
-import { logoLog as notesLog, noteFields, noteLog, type NewNote } from '../../src/logo-note';
+import { numberedSlotsBulkLoader } from '../../src/store/numbered-slots';
+import { logoLog, reasonFields, reasonSlots, reasonVoteKey, type NewReason } from '../../src/vote-reason';
+import { noteFields, noteName, noteSlots, type NewNote } from '../../src/logo-note';
+import { POLL_LIST_LOG, pollListSlots } from '../../src/poll-list';
 import { PollReportModel, reportKey, roundKey, type NewReport } from '../../src/poll-report';
 import { markReported } from '../../src/poll-status';
 
@@ -96,44 +97,59 @@ export async function insertFirstVotes(votes: FirstVote[], options: { folded?: b
 }
 
 /**
- * Stores entries of a numbered log in bulk, numbered after its newest, in the order given (oldest first),
- * by the product's own key scheme. Not for use beside live writers.
+ * Stores slots of one log in bulk, numbered after its newest, in the order given (oldest first), by the
+ * product's own key scheme. Not for use beside live writers.
  */
-async function appendInBulk(log: object, name: string, documents: Record<string, unknown>[]): Promise<void> {
-  const loader = numberedLogBulkLoader(log);
-  let seq = await loader.newestSeq(name);
-  for (let start = 0; start < documents.length; start += BATCH) {
-    await loader.model.insertMany(
-      documents.slice(start, start + BATCH).map((fields) => ({ ...fields, ...loader.slotKeys(name, (seq += 1)) })),
-    );
+async function claimInBulk(slots: object, log: string, entries: { name: string; fields: Record<string, unknown> }[]): Promise<void> {
+  const loader = numberedSlotsBulkLoader(slots);
+  let seq = await loader.newestSeq(log);
+  for (let start = 0; start < entries.length; start += BATCH) {
+    await loader.insertFirstVersions(entries.slice(start, start + BATCH).map((entry) => ({ log, seq: (seq += 1), ...entry })));
   }
-  if (seq >= 0) loader.rememberHead(name, seq);
+  if (seq >= 0) loader.rememberHead(log, seq);
 }
 
-/** Stores reasons of one logo in bulk (see appendInBulk). */
-export async function insertReasonsInBulk(reasons: (NewReason & { at?: Date })[]): Promise<void> {
-  const first = reasons[0];
+/** A voter's words (a reason, a note) as bulk loads give them: of one logo, dated now unless `at` says otherwise. */
+type WordsInBulk = { pollId: string; logoId: string; voterKey: string; text: string; at?: Date };
+
+/** Stores a voter's words of one logo in bulk (see claimInBulk): each slot named by `name`, with `fields`. */
+async function wordsInBulk<Words extends WordsInBulk>(
+  slots: object,
+  words: Words[],
+  name: (words: Words) => string,
+  fields: (words: Words) => object,
+): Promise<void> {
+  const first = words[0];
   if (!first) return;
-  await appendInBulk(
-    reasonLog,
-    reasonsLog(first.pollId, first.logoId),
-    reasons.map((reason) => reasonFields({ ...reason, pollId: first.pollId, logoId: first.logoId }, reason.at)),
+  await claimInBulk(
+    slots,
+    logoLog(first.pollId, first.logoId),
+    words.map((entry) => {
+      const ofLogo = { ...entry, pollId: first.pollId, logoId: first.logoId };
+      return { name: name(ofLogo), fields: { ...fields(ofLogo), text: entry.text, ...(entry.at ? { at: entry.at } : {}) } };
+    }),
   );
 }
 
-/** Stores notes of one logo in bulk (see appendInBulk). */
-export async function insertNotesInBulk(notes: (NewNote & { at?: Date })[]): Promise<void> {
-  const first = notes[0];
-  if (!first) return;
-  await appendInBulk(
-    noteLog,
-    notesLog(first.pollId, first.logoId),
-    notes.map((note) => noteFields({ ...note, pollId: first.pollId, logoId: first.logoId }, note.at)),
+/** Stores reasons of one logo in bulk (see claimInBulk). */
+export const insertReasonsInBulk = (reasons: (NewReason & { at?: Date })[]): Promise<void> =>
+  wordsInBulk(reasonSlots, reasons, (reason) => reasonVoteKey(reason.voterKey, reason.rev), reasonFields);
+
+/** Stores notes of one logo in bulk (see claimInBulk). */
+export const insertNotesInBulk = (notes: (NewNote & { at?: Date })[]): Promise<void> =>
+  wordsInBulk(noteSlots, notes, (note) => noteName(note.voterKey, note.logoId), noteFields);
+
+/** Lists polls in bulk in the admin list, the last given newest (see claimInBulk; their count is not changed). */
+export async function listPollsInBulk(pollIds: string[]): Promise<void> {
+  await claimInBulk(
+    pollListSlots,
+    POLL_LIST_LOG,
+    pollIds.map((pollId) => ({ name: pollId, fields: {} })),
   );
 }
 
 /** The number of a logo's newest reason slot (-1: none). */
-export const newestReasonSeq = (pollId: string, logoId: string): Promise<number> => reasonLog.newestSeq(reasonsLog(pollId, logoId));
+export const newestReasonSeq = (pollId: string, logoId: string): Promise<number> => reasonSlots.newestSeq(logoLog(pollId, logoId));
 
 /**
  * Stores reports in bulk, marking their rounds reported, by the product's own key scheme: not for use

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { RESULTS_WITHHELD, ReasonsQuery } from '@logovote/contracts';
-import { RESULTS_RULE_FIELDS, channelNamer, findActivePoll, isPollCreator, resultsWithheldFrom, type LogEntry } from '@logovote/models';
+import { RESULTS_RULE_FIELDS, channelNamer, findActivePoll, isPollCreator, resultsWithheldFrom, type Slot } from '@logovote/models';
 import { HttpError, parseInput, pollOr404, type resultsViewerClues } from '@logovote/service-kit';
 
 /**
@@ -37,7 +37,11 @@ export interface WordsPage {
 export async function readWordsPage(
   ctx: Context,
   viewerOf: ReturnType<typeof resultsViewerClues>,
-  read: (pollId: string, logoId: string, before?: number) => Promise<{ entries: LogEntry<WordsExtra>[]; next: number | null }>,
+  read: (
+    pollId: string,
+    logoId: string,
+    before?: number,
+  ) => Promise<{ entries: Slot<WordsExtra, { text: string }>[]; next: number | null }>,
 ): Promise<WordsPage> {
   const query = parseInput(ReasonsQuery, ctx.query);
   const { poll, creator } = await readablePollOf(ctx, viewerOf, query.logoId);
