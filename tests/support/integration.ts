@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import mongoose from 'mongoose';
 import pino from 'pino';
 import { CSRF_HEADER } from '@logovote/contracts';
-import { PollModel, hashCreatorToken, type PollState } from '@logovote/models';
+import { PollModel, hashCreatorToken, recordPollActive, type PollState } from '@logovote/models';
 import {
   CSRF_COOKIE,
   connectMongo,
@@ -107,5 +107,7 @@ export async function createPoll(options: { logos?: number; feedbackPrompt?: str
     lastActivityAt: options.lastActivityAt ?? new Date(),
     state: options.state ?? 'active',
   });
+  // As the sessions service's creation ends (readers keep an active poll's content: livePollReader).
+  if (poll.state === 'active') await recordPollActive(poll._id);
   return { sessionId: poll._id, logoIds: logos.map((logo) => logo.id), creatorToken };
 }

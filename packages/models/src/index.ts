@@ -44,6 +44,7 @@ export {
   type StoredReport,
 } from './poll-report';
 export * from './poll-visibility';
+export * from './live-poll';
 export * from './logo-file';
 export * from './upload-refusal';
 export * from './rate-ticket';

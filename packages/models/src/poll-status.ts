@@ -16,6 +16,12 @@ import { signalPollVisibility } from './vote-signals';
  * every vote and session view with one equality lookup.
  */
 export interface PollStatus {
+  /**
+   * Written true by the poll's creation, false once its deletion begins: while true, a reader may keep the
+   * poll's content (which never changes) and read only this status fresh (./live-poll). A status without
+   * it (none written at creation, or written anew after deletion removed it) leaves the poll document to decide.
+   */
+  active: boolean;
   closed: boolean;
   /** When voting closed, while it is closed. */
   closedAt: Date | null;
@@ -27,12 +33,13 @@ export interface PollStatus {
   awaitingReview?: true;
 }
 
-const OPEN: PollStatus = { closed: false, closedAt: null, round: 0, hidden: false, reportedAt: null };
+const OPEN: PollStatus = { active: false, closed: false, closedAt: null, round: 0, hidden: false, reportedAt: null };
 
 const pollStatus = versionedValue<PollStatus>({
   collection: 'poll_status',
   model: 'PollStatus',
   fields: {
+    active: { type: Boolean },
     closed: { type: Boolean, required: true },
     closedAt: { type: Date, default: null },
     round: { type: Number, required: true, min: 0 },
@@ -45,8 +52,8 @@ const pollStatus = versionedValue<PollStatus>({
 
 const valueOf = (version: Version<PollStatus> | null): PollStatus => {
   if (!version) return OPEN;
-  const { closed, closedAt, round, hidden, reportedAt } = version.value;
-  return { closed, closedAt: closedAt ?? null, round, hidden, reportedAt: reportedAt ?? null };
+  const { active, closed, closedAt, round, hidden, reportedAt } = version.value;
+  return { active: active === true, closed, closedAt: closedAt ?? null, round, hidden, reportedAt: reportedAt ?? null };
 };
 
 /** A poll's status (one equality lookup). */
@@ -73,6 +80,16 @@ async function changeStatus(
     now,
   );
   return valueOf(version);
+}
+
+/** Marks a poll's status active: the last step of its creation, before the poll itself turns active. */
+export async function recordPollActive(pollId: string, now: Date = new Date()): Promise<void> {
+  await changeStatus(pollId, (current) => (current.active ? undefined : { active: true }), now);
+}
+
+/** Marks a poll's status no longer active: its deletion began (the poll document says 'deleting'). */
+export async function recordPollDeleting(pollId: string, now: Date = new Date()): Promise<void> {
+  await changeStatus(pollId, (current) => (current.active ? { active: false } : undefined), now);
 }
 
 /**

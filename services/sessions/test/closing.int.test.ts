@@ -105,7 +105,8 @@ describe('POST /api/sessions/{id}/close and /reopen', () => {
     expect(forged.status).toBe(403);
     expect(forged.body).toEqual({ message: CSRF_REJECTED });
     expect(await readPollStatus(sessionId)).toMatchObject({ closed: false });
-    expect(await PollStatusModel.countDocuments({ key: sessionId })).toBe(0);
+    // The one its creation wrote.
+    expect(await PollStatusModel.countDocuments({ key: sessionId })).toBe(1);
   });
 
   it('answers 404 for an unknown poll and for a deleted one, and deleting a poll removes its state', async () => {
@@ -131,7 +132,8 @@ describe('POST /api/sessions/{id}/close and /reopen', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
     expect(await readPollStatus(sessionId)).toMatchObject({ closed: true });
-    expect(await PollStatusModel.find({ key: sessionId }, { seq: 1, _id: 0 }).lean()).toEqual([{ seq: 1 }]);
+    // After its creation's version, one close.
+    expect(await PollStatusModel.find({ key: sessionId }, { seq: 1, _id: 0 }).lean()).toEqual([{ seq: 2 }]);
 
     // Closes and reopens racing: the newest entry wins and at most one older one is left behind.
     await Promise.all(Array.from({ length: 8 }, (_, index) => change(index % 2 ? 'close' : 'reopen', sessionId, creatorToken)));

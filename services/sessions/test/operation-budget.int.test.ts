@@ -21,9 +21,9 @@ import { insertFirstVotes } from '@logovote/models/test-support';
 
 jest.setTimeout(300_000);
 
-/** The poll, its status, its pending revisions and its tally steps. */
-const OPERATIONS = 4;
-/** Beside the poll's pending revisions: the poll and the few kept tally steps. */
+/** Its status, its pending revisions and its tally steps: the poll's content is kept by the process after its first view. */
+const OPERATIONS = 3;
+/** Beside the poll's pending revisions: its status and the few kept tally steps. */
 const ROWS_BESIDE_PENDING = 5;
 const RUNS = 10;
 const PENDING = 20;
@@ -49,6 +49,8 @@ beforeAll(async () => {
       seat: 0,
     })),
   );
+  // The first view in a process reads the poll's content too, and keeps it.
+  await request(server).get(`/api/sessions/${poll.sessionId}`).expect(200);
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));

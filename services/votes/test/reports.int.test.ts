@@ -196,16 +196,16 @@ describe('hiding a reported poll', () => {
       ]),
     );
     // Reports keep coming in (counted once per address) without a second hiding: the status is as it was
-    // (version 1 marked it reported, version 2 hid it).
+    // (version 1 is its creation's, version 2 marked it reported, version 3 hid it).
     await reportFromAddresses(sessionId, 1);
-    expect(await statusVersions(sessionId)).toEqual([2]);
+    expect(await statusVersions(sessionId)).toEqual([3]);
   });
 
   it('hides once when the threshold is crossed by concurrent reports', async () => {
     const { sessionId } = await createPoll();
     await Promise.all(Array.from({ length: TO_HIDE + 2 }, () => report(sessionId, { category: 'hateful' }, newAddress()).expect(200)));
     expect(await readPollStatus(sessionId)).toMatchObject({ round: 0, hidden: true });
-    expect(await statusVersions(sessionId)).toEqual([2]);
+    expect(await statusVersions(sessionId)).toEqual([3]);
   });
 
   it('takes back a vote written while the poll got hidden (the race) and refuses it', async () => {

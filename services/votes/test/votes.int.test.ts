@@ -12,6 +12,7 @@ import {
   purgeVotesOfDeletedPolls,
   recordVotingState,
   voteLedger,
+  livePollReader,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -421,6 +422,7 @@ describe('the vote use case, without HTTP', () => {
     addressPolicies: { standard: policy, sharedNetwork: policy },
     proofOfWork: proofOfWork({ secret: config.IP_HASH_SALT, iterations: config.PROOF_OF_WORK_ITERATIONS }),
     logger: silentLogger,
+    readLivePoll: livePollReader(),
   });
 
   /** A ballot from a new browser at `ip`; `cookieAsked` counts how often its voter cookie was asked for. */

@@ -5,9 +5,11 @@ import {
   PollModel,
   claimRateTicket,
   deleteLogoFiles,
+  deletePollStatus,
   indexPollForSearch,
   listPoll,
   recordLogoFiles,
+  recordPollActive,
   unindexPollForSearch,
   unlistPoll,
   type StoredLogo,
@@ -143,6 +145,7 @@ async function storePoll(
     // Listed (and counted) and findable before it turns active, so an active poll is never missing from the admin list or its search.
     await indexPollForSearch({ _id: pollId, createdAt: new Date(), feedbackPrompt, logos: stored });
     await listPoll(pollId);
+    await recordPollActive(pollId);
     await PollModel.updateOne({ _id: pollId, state: 'creating' }, { $set: { state: 'active', lastActivityAt: new Date() } });
   } catch (error: unknown) {
     logger.error({ err: error, pollId }, 'poll creation failed; removing what was stored');
@@ -153,7 +156,13 @@ async function storePoll(
     await removeLogoObjects(store, put)
       .then(() =>
         recorded
-          ? Promise.all([unlistPoll(pollId), unindexPollForSearch(pollId), deleteLogoFiles(pollId), PollModel.deleteOne({ _id: pollId })])
+          ? Promise.all([
+              unlistPoll(pollId),
+              unindexPollForSearch(pollId),
+              deleteLogoFiles(pollId),
+              deletePollStatus(pollId),
+              PollModel.deleteOne({ _id: pollId }),
+            ])
           : undefined,
       )
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));

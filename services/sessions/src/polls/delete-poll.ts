@@ -5,6 +5,7 @@ import {
   deletePollStatus,
   hasPollContact,
   hasVoteData,
+  recordPollDeleting,
   signalPollVisibility,
   unindexPollForSearch,
   unlistPoll,
@@ -52,6 +53,8 @@ export async function deletePoll(store: ObjectStore, pollId: string, options: De
   // No projection: FerretDB does not implement one on findAndModify.
   const poll = await PollModel.findOneAndUpdate({ _id: pollId, state: { $in: states } }, { $set: { state: 'deleting' } }).lean();
   if (!poll) return null;
+  // Readers that keep the poll's content learn of the deletion from its status (livePollReader).
+  await recordPollDeleting(pollId);
   // Open live results streams of the poll end now (docs/live-results.md).
   await signalPollVisibility(pollId);
   const votes = [...(await voteLedger.readCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);

@@ -26,8 +26,8 @@ import {
   activePoll,
   findActivePoll,
   hashCreatorToken,
+  livePollReader,
   newCreatorToken,
-  readPollStatus,
   resultsWithheldFrom,
 } from '@logovote/models';
 import {
@@ -82,6 +82,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   const voteCounts = sharedVoteCounts();
   const addressKey = derivedKey(csrfSecret, 'poll-creations-per-address');
   const viewerOf = resultsViewerClues(options);
+  const readLivePoll = livePollReader();
 
   /**
    * Counts the request against its address's creation limits before a byte of the upload is read: past
@@ -166,8 +167,8 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
 
   router.get('/api/sessions/:sessionId', async (ctx) => {
     const { voter } = parseInput(SessionLookupQuery, ctx.query);
-    const poll = pollOr404(await findActivePoll(ctx.params.sessionId));
-    const [counts, status] = await Promise.all([voteCounts(poll._id), readPollStatus(poll._id)]);
+    const { poll, status } = pollOr404(await readLivePoll(ctx.params.sessionId));
+    const counts = await voteCounts(poll._id);
     const csrfToken = issueCsrfToken(ctx, csrfSecret, poll._id);
     // Additive (docs/closing.md): only a closed poll says so, so an open poll's view is the spec's.
     const votingState = status.closedAt ? { closed: true, closedAt: status.closedAt.toISOString() } : {};

@@ -15,6 +15,8 @@ import {
   voteChangeSignaller,
   voteLedger,
   type CurrentVote,
+  type ReadLivePoll,
+  type PollStatus,
 } from '@logovote/models';
 import type { Logger } from '@logovote/service-kit';
 import { attemptsAt, type ProofCost, type ProofOfWork } from '../proof-of-work';
@@ -128,19 +130,30 @@ const MAX_ROUNDS = 5;
  *
  * A new voter takes a seat first (none left: refused, nothing written). The vote is then the voter's
  * next revision in the vote ledger (see @logovote/models' vote-ledger): that insert decides, and it is
- * what counts. `known` is the voter's vote as read just before (saves a read).
+ * what counts. `returning`: the browser's cookie named the voter, so it has voted here before and its
+ * vote is read first; any other voter is most likely new, so its seat is tried first, and only a voter
+ * found seated already reads its vote (a voter with revisions holds a seat, so one that takes its seat
+ * now has none).
  *
  * When another request of the same voter wrote the same revision first, this ballot is taken as cast
  * just before that one and replaced by it, so the voter's last vote wins and nothing waits.
  */
-export async function recordBallot(ballot: Ballot, policy: SeatPolicy, provenLevel = 0, known?: CurrentVote): Promise<BallotResult> {
+export async function recordBallot(ballot: Ballot, policy: SeatPolicy, provenLevel = 0, returning = true): Promise<BallotResult> {
   const id = ballot.voterKey;
+  const seats = seatsOfLevel(policy, provenLevel);
   let seatChannel: { seatChannel?: string | null } = {};
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const current = round === 0 && known ? known : await currentVote(id);
+    let current: CurrentVote | undefined;
+    if (round === 0 && !returning && seats.end > 0) {
+      const seat = await takeSeat(ballot, seats);
+      if (seat === 'full') return refusal(ballot, policy, provenLevel);
+      if (seat === 'taken') seatChannel = { seatChannel: ballot.channel ?? null };
+      current = seat === 'taken' ? { rev: 0, logoId: null, seated: true } : { ...(await currentVote(id)), seated: true };
+    }
+    current ??= await currentVote(id);
     if (current.logoId === ballot.logoId) return { outcome: 'recorded' };
     if (!current.seated) {
-      const seat = await takeSeat(ballot, seatsOfLevel(policy, provenLevel));
+      const seat = await takeSeat(ballot, seats);
       if (seat === 'full') return refusal(ballot, policy, provenLevel);
       if (seat === 'taken') seatChannel = { seatChannel: ballot.channel ?? null };
     }
@@ -177,12 +190,16 @@ async function mirrorIntoChannel(pollId: string, voterKey: string, logoId: strin
 /** Why a poll takes no votes now: closed by its creator (docs/closing.md), or hidden pending review (docs/moderation.md). */
 export type VotingRefusal = 'voting-closed' | 'poll-hidden';
 
-/** Why the poll takes no votes now, if it does not: one read of its status. */
-export async function votingRefusal(pollId: string): Promise<VotingRefusal | undefined> {
-  const status = await readPollStatus(pollId);
+/** Why a poll with this status takes no votes, if it does not. */
+function refusalOf(status: Pick<PollStatus, 'closed' | 'hidden'>): VotingRefusal | undefined {
   if (status.closed) return 'voting-closed';
   if (status.hidden) return 'poll-hidden';
   return undefined;
+}
+
+/** Why the poll takes no votes now, if it does not: one read of its status. */
+export async function votingRefusal(pollId: string): Promise<VotingRefusal | undefined> {
+  return refusalOf(await readPollStatus(pollId));
 }
 
 /**
@@ -227,6 +244,8 @@ export interface CastVoteDeps {
   addressPolicies: AddressPolicies;
   proofOfWork: ProofOfWork;
   logger: Logger;
+  /** The poll with its status, as read for this request (one process's livePollReader, shared with my-vote). */
+  readLivePoll: ReadLivePoll;
 }
 
 export interface CastVoteRequest {
@@ -268,15 +287,16 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
   const signalVoteChange = voteChangeSignaller();
 
   return async ({ sessionId, logoId, via, proof, voter: clues }) => {
-    const poll = await pollToVoteOn(sessionId);
-    if (!poll) return { outcome: 'poll-not-found' };
+    const found = await deps.readLivePoll(sessionId);
+    if (!found) return { outcome: 'poll-not-found' };
+    const { poll, status } = found;
     if (!poll.logos.some((logo) => logo.id === logoId)) return { outcome: 'unknown-logo' };
     const channels = poll.channels ?? [];
     if (via !== undefined && !channels.some((channel) => channel.id === via)) return { outcome: 'unknown-channel' };
-    const voter = await findVoter(poll._id, clues);
-    // The first look at the poll's status and the voter's vote, together.
-    const [stopped, current] = await Promise.all([votingRefusal(poll._id), currentVote(voter.voterKey)]);
+    // The first look at the poll's status: the one read with the poll for this request.
+    const stopped = refusalOf(status);
     if (stopped) return { outcome: stopped };
+    const voter = await findVoter(poll._id, clues);
     const policy = poll.sharedNetwork ? deps.addressPolicies.sharedNetwork : deps.addressPolicies.standard;
     const spent = proof ? await deps.proofOfWork.spend(proof, poll._id) : { level: 0 };
     if ('refused' in spent)
@@ -289,7 +309,7 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
       ipHash: voter.ipHash,
       channel: via,
     };
-    const cast = await recordBallot(ballot, policy.seats, spent.level, current);
+    const cast = await recordBallot(ballot, policy.seats, spent.level, voter.bound);
     if (cast.outcome === 'address-limit') return { outcome: 'address-limit', votersPerAddress: policy.seats.votersPerAddress };
     if (cast.outcome === 'proof-required') {
       const attempts = attemptsAt(policy.cost, cast.level);
