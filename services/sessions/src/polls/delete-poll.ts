@@ -50,6 +50,8 @@ export interface DeleteOptions {
  */
 export async function deletePoll(store: ObjectStore, pollId: string, options: DeleteOptions = {}): Promise<DeletedPoll['deleted'] | null> {
   const states: PollState[] = options.resume ? ['creating', 'active', 'deleting'] : ['creating', 'active'];
+  // Counted before the poll is marked: from then on the votes service may remove its votes at any moment.
+  const votes = [...(await voteLedger.readCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);
   // No projection: FerretDB does not implement one on findAndModify.
   const poll = await PollModel.findOneAndUpdate({ _id: pollId, state: { $in: states } }, { $set: { state: 'deleting' } }).lean();
   if (!poll) return null;
@@ -57,7 +59,6 @@ export async function deletePoll(store: ObjectStore, pollId: string, options: De
   await recordPollDeleting(pollId);
   // Open live results streams of the poll end now (docs/live-results.md).
   await signalPollVisibility(pollId);
-  const votes = [...(await voteLedger.readCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);
   // The logos and the link preview made from them (docs/sharing.md).
   const objects = await removeLogoObjects(store, [...poll.logos.map((logo) => logo.filename), previewObjectName(pollId)]);
   await unlistPoll(pollId);
