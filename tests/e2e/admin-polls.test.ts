@@ -17,6 +17,7 @@ import { screenshotPath } from '../support/browser';
 import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
+  expectFocusOn,
   expectNoHorizontalOverflow,
   expectToast,
   shoot,
@@ -239,7 +240,7 @@ describe.each(['phone', 'desktop'] as const)('the admin polls page on a %s', (vi
     const panel = await selectPoll(page, sixLogos.pollId);
     await expect(card(page, sixLogos.pollId).getByRole('button').getAttribute('aria-current')).resolves.toBe('true');
     // The keyboard and screen reader continue at the details.
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Poll Details');
+    await expectFocusOn(page.getByRole('heading', { name: 'Poll Details', exact: true }));
 
     await expect(panel.getByRole('heading', { level: 2, name: 'Poll Details' }).count()).resolves.toBe(1);
     const text = oneLine(await panel.innerText());
@@ -279,7 +280,7 @@ describe.each(['phone', 'desktop'] as const)('the admin polls page on a %s', (vi
       ][],
     );
     expect(stats).toEqual({ 'Total Votes': '11', 'Logo Options': '6', 'Highest Votes': '5' });
-    await expect(panel.getByRole('button', { name: 'Delete Poll' }).count()).resolves.toBe(1);
+    await expect(panel.getByRole('button', { name: 'Delete Poll', exact: true }).count()).resolves.toBe(1);
 
     await page.waitForFunction(() =>
       [...document.querySelectorAll<HTMLImageElement>('[data-testid="detail-logo"] img')].every(
@@ -350,7 +351,7 @@ describe('deleting a poll', () => {
     const { page } = await openAdmin('desktop');
     const panel = await selectPoll(page, made.sessionId);
 
-    await panel.getByRole('button', { name: 'Delete Poll' }).click();
+    await panel.getByRole('button', { name: 'Delete Poll', exact: true }).click();
     const dialog = deleteDialog(page);
     await dialog.waitFor();
     await expect(dialog.getByRole('heading', { name: 'Delete Poll' }).count()).resolves.toBe(1);
@@ -369,10 +370,10 @@ describe('deleting a poll', () => {
     page.on('request', (request) => {
       if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/admin/polls') lists.push(Date.now());
     });
-    await panel.getByRole('button', { name: 'Delete Poll' }).click();
+    await panel.getByRole('button', { name: 'Delete Poll', exact: true }).click();
     const deleted = page.waitForResponse((res) => res.request().method() === 'DELETE');
     const refreshed = page.waitForResponse((res) => res.request().method() === 'GET' && new URL(res.url()).pathname === '/api/admin/polls');
-    await dialog.getByRole('button', { name: 'Delete Poll' }).click();
+    await dialog.getByRole('button', { name: 'Delete Poll', exact: true }).click();
     const answer = await deleted;
     expect(new URL(answer.url()).pathname).toBe(`/api/admin/polls/${made.sessionId}`);
     expect(answer.status()).toBe(200);
@@ -410,19 +411,19 @@ describe('deleting a poll', () => {
     await (await revealCard(page, seeded.pollId)).getByRole('button').focus();
     await page.keyboard.press('Enter');
     await details(page).waitFor();
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Poll Details');
+    await expectFocusOn(page.getByRole('heading', { name: 'Poll Details', exact: true }));
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Delete Poll');
+    await expectFocusOn(page.getByRole('button', { name: 'Delete Poll', exact: true }));
 
     await page.keyboard.press('Enter');
     await deleteDialog(page).waitFor();
     // The safe answer has the focus.
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Cancel');
+    await expectFocusOn(deleteDialog(page).getByRole('button', { name: 'Cancel' }));
     // The viewport only: a full-page shot would stretch the fixed overlay.
     await page.screenshot({ path: screenshotPath('admin-delete-dialog-phone') });
     await page.keyboard.press('Escape');
     await deleteDialog(page).waitFor({ state: 'detached' });
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Delete Poll');
+    await expectFocusOn(page.getByRole('button', { name: 'Delete Poll', exact: true }));
 
     await page.keyboard.press('Enter');
     await deleteDialog(page).waitFor();
@@ -434,7 +435,7 @@ describe('deleting a poll', () => {
     await card(page, seeded.pollId).waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: 'Select a Poll' }).waitFor();
     // The Delete Poll button went with the poll: the keyboard continues at the list.
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Poll Management');
+    await expectFocusOn(page.getByRole('heading', { name: 'Poll Management', exact: true }));
     await shoot(page, 'admin-deleted-phone');
 
     await expect(countVotes(seeded.pollId)).resolves.toBe(0);
@@ -448,9 +449,9 @@ describe('deleting a poll', () => {
     const panel = await selectPoll(page, made.sessionId);
     expect(await deleteAdminPoll(made.sessionId)).toBe(200);
 
-    await panel.getByRole('button', { name: 'Delete Poll' }).click();
+    await panel.getByRole('button', { name: 'Delete Poll', exact: true }).click();
     const deleted = page.waitForResponse((res) => res.request().method() === 'DELETE');
-    await deleteDialog(page).getByRole('button', { name: 'Delete Poll' }).click();
+    await deleteDialog(page).getByRole('button', { name: 'Delete Poll', exact: true }).click();
     expect((await deleted).status()).toBe(404);
     const shown = await expectToast(page, 'Error', 'Failed to delete poll. Please try again.');
     await expect(shown.getAttribute('data-variant')).resolves.toBe('destructive');
@@ -468,8 +469,8 @@ describe('deleting a poll', () => {
     const panel = await selectPoll(page, made.sessionId);
     await page.route(`**/api/admin/polls/${made.sessionId}`, (route) => route.abort('connectionreset'));
 
-    await panel.getByRole('button', { name: 'Delete Poll' }).click();
-    await deleteDialog(page).getByRole('button', { name: 'Delete Poll' }).click();
+    await panel.getByRole('button', { name: 'Delete Poll', exact: true }).click();
+    await deleteDialog(page).getByRole('button', { name: 'Delete Poll', exact: true }).click();
     await expectToast(page, 'Error', 'Failed to delete poll. Please try again.');
     await deleteDialog(page).waitFor({ state: 'detached' });
     await expect(details(page).getByTestId('poll-id').innerText()).resolves.toBe(made.sessionId);
@@ -570,7 +571,7 @@ describe("the gateway's Content-Security-Policy", () => {
         (img) => img.complete && img.naturalWidth > 0,
       ),
     );
-    await details(page).getByRole('button', { name: 'Delete Poll' }).click();
+    await details(page).getByRole('button', { name: 'Delete Poll', exact: true }).click();
     await deleteDialog(page).getByRole('button', { name: 'Cancel' }).click();
     await deleteDialog(page).waitFor({ state: 'detached' });
     expect(violations).toEqual([]);

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { adminAuthorization, adminCredentials, connectStackDatabase, disconnectStackDatabase } from '../support/admin';
 import { apiVoter, createPoll, visitPollScreen } from '../support/polls';
 import { testStack } from '../support/stack-env';
-import { expectAccessible, expectFocusReturnsTo, expectNoHorizontalOverflow, expectToast, shoot, useBrowser, visit } from '../support/web';
+import { expectAccessible, expectFocusOn, expectNoHorizontalOverflow, expectToast, shoot, useBrowser, visit } from '../support/web';
 
 const { gatewayUrl } = testStack();
 const browser = useBrowser();
@@ -55,7 +55,7 @@ describe('reporting a poll', () => {
     await shoot(desktop, 'reports-dialog-desktop');
     await desktopDialog.getByRole('button', { name: 'Cancel' }).click();
     await desktopDialog.waitFor({ state: 'detached' });
-    await expectFocusReturnsTo(desktop.getByTestId('report-poll'));
+    await expectFocusOn(desktop.getByTestId('report-poll'));
 
     // The report itself, from a phone: a reason is required, the note is optional.
     const phone = await browser.newPage('phone');

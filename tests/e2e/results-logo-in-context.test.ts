@@ -7,7 +7,7 @@ import type { CreatedSession } from '@logovote/contracts';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { screenshotPath } from '../support/browser';
 import { createPoll, visitPollScreen } from '../support/polls';
-import { expectAccessible, expectFocusReturnsTo, expectNoHorizontalOverflow, shoot, useBrowser, type ViewportName } from '../support/web';
+import { expectAccessible, expectFocusOn, expectNoHorizontalOverflow, shoot, useBrowser, type ViewportName } from '../support/web';
 
 const browser = useBrowser();
 
@@ -113,7 +113,7 @@ describe("a result card's 'See it small'", () => {
 
       await page.keyboard.press('Escape');
       await dialog(page).waitFor({ state: 'detached' });
-      await expectFocusReturnsTo(button);
+      await expectFocusOn(button);
     },
   );
 

@@ -6,7 +6,7 @@ import { deleteAdminPoll } from '../support/admin';
 import { screenshotPath } from '../support/browser';
 import { createPoll, visitPollScreen } from '../support/polls';
 import { testStack } from '../support/stack-env';
-import { expectAccessible, expectFocusReturnsTo, expectNoHorizontalOverflow, shoot, useBrowser, type ViewportName } from '../support/web';
+import { expectAccessible, expectFocusOn, expectNoHorizontalOverflow, shoot, useBrowser, type ViewportName } from '../support/web';
 
 const { gatewayUrl } = testStack();
 const browser = useBrowser();
@@ -139,7 +139,7 @@ describe("the results page's QR code", () => {
       // Escape closes it, and focus goes back to the button.
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
-      await expectFocusReturnsTo(opener);
+      await expectFocusOn(opener);
     },
   );
 });

@@ -12,7 +12,7 @@ import { apiVoter, createPoll, randomFingerprint, visitPollScreen, voteThroughAp
 import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
-  expectFocusReturnsTo,
+  expectFocusOn,
   expectNoHorizontalOverflow,
   expectToast,
   fixture,
@@ -136,23 +136,23 @@ describe('dialogs give the focus back to their opener', () => {
     await qr.click();
     await page.getByRole('dialog').waitFor();
     await page.keyboard.press('Escape');
-    await expectFocusReturnsTo(qr);
+    await expectFocusOn(qr);
 
     const small = page.getByTestId('see-it-small').first();
     await small.click();
     await page.getByRole('dialog').waitFor();
     await page.keyboard.press('Escape');
-    await expectFocusReturnsTo(small);
+    await expectFocusOn(small);
 
     const closeVoting = page.getByRole('button', { name: 'Close voting' });
     await closeVoting.click();
     await page.getByTestId('voting-state-dialog').waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await expectFocusReturnsTo(closeVoting);
+    await expectFocusOn(closeVoting);
     await closeVoting.click();
     await page.getByTestId('voting-state-dialog').getByRole('button', { name: 'Close voting' }).click();
     await expectToast(page, 'Voting closed');
-    await expectFocusReturnsTo(page.getByRole('button', { name: 'Reopen voting' }));
+    await expectFocusOn(page.getByRole('button', { name: 'Reopen voting' }));
   });
 });
 
@@ -291,7 +291,7 @@ describe('the creation page', () => {
 
       await page.keyboard.press('Escape');
       await dialog(page).waitFor({ state: 'detached' });
-      await expectFocusReturnsTo(getVotes(page));
+      await expectFocusOn(getVotes(page));
     },
   );
 });

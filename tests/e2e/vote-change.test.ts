@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { createPoll, getPoll, myVoteOfPage, visitPollScreen } from '../support/polls';
-import { expectAccessible, expectNoHorizontalOverflow, expectVoteButton, shoot, useBrowser, type ViewportName } from '../support/web';
+import {
+  expectAccessible,
+  expectFocusOn,
+  expectNoHorizontalOverflow,
+  expectVoteButton,
+  shoot,
+  useBrowser,
+  type ViewportName,
+} from '../support/web';
 
 const browser = useBrowser();
 
@@ -59,7 +67,7 @@ describe('a returning voter', () => {
       });
       // 'Edit' opens the field again, with the keyboard in it.
       await page.getByRole('button', { name: 'Edit your reason' }).click();
-      await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('reason-input');
+      await expectFocusOn(page.getByTestId('reason-input'));
       await expect(reasonInput(page).inputValue()).resolves.toBe('Sharp, simple, and it reads from afar');
       await shoot(page, `vote-change-reason-edit-${viewport}`);
 
@@ -69,7 +77,7 @@ describe('a returning voter', () => {
       await expect(page.getByTestId('current-logo').getAttribute('data-logo-id')).resolves.toBe(triangle!.id);
       await expect(page.getByTestId('current-logo').getAttribute('data-voted')).resolves.toBe('true');
       await expectVoteButton(page, 'Voted!');
-      await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('vote-button');
+      await expectFocusOn(page.getByTestId('vote-button'));
       await expect(thumbnail(page, 'Triangle').getAttribute('data-voted')).resolves.toBe('true');
       await expectAccessible(page);
       await shoot(page, `vote-change-carousel-${viewport}`);

@@ -4,6 +4,7 @@ import { createPoll, getPoll, myVoteOfPage, visitPollScreen, voteThroughApi, wit
 import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
+  expectFocusOn,
   expectNoHorizontalOverflow,
   expectToast,
   expectVoteButton,
@@ -12,8 +13,8 @@ import {
   shoot,
   toast,
   useBrowser,
-  waitForEvent,
   type ViewportName,
+  waitForEvent,
 } from '../support/web';
 
 const browser = useBrowser();
@@ -307,7 +308,7 @@ describe('moving between logos', () => {
     ]);
     await page.keyboard.press('Enter');
     await expectVoteButton(page, 'Voted!');
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('vote-button');
+    await expectFocusOn(page.getByTestId('vote-button'));
   });
 
   it('follows horizontal swipes past 50 px on a touch screen: left for the next logo, right for the previous one', async () => {

@@ -3,7 +3,7 @@ import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { createPoll, visitPollScreen } from '../support/polls';
 import {
   expectAccessible,
-  expectFocusReturnsTo,
+  expectFocusOn,
   expectNoHorizontalOverflow,
   recordAnalytics,
   shoot,
@@ -199,13 +199,13 @@ describe('the small things on the voting page', () => {
     await expect(thanks.innerText()).resolves.toContain('You voted for: Ring mark');
     await page.keyboard.press('Enter');
     await thanks.waitFor({ state: 'detached' });
-    await expectFocusReturnsTo(done);
+    await expectFocusOn(done);
     // Escape too.
     await page.keyboard.press('Enter');
     await thanks.waitFor();
     await page.keyboard.press('Escape');
     await thanks.waitFor({ state: 'detached' });
-    await expectFocusReturnsTo(done);
+    await expectFocusOn(done);
 
     const report = page.getByTestId('report-poll');
     await report.focus();
@@ -214,7 +214,7 @@ describe('the small things on the voting page', () => {
     await reportDialog.waitFor();
     await reportDialog.getByRole('button', { name: 'Cancel' }).click();
     await reportDialog.waitFor({ state: 'detached' });
-    await expectFocusReturnsTo(report);
+    await expectFocusOn(report);
     await expect(shownLogoId(page)).resolves.toBe(session.logos[0]!.id);
   });
 });

@@ -11,6 +11,7 @@ import { closeVoting, myVoteOfPage, visitPollScreen, voteThroughApi } from '../s
 import { testStack } from '../support/stack-env';
 import {
   expectAccessible,
+  expectFocusOn,
   expectNoHorizontalOverflow,
   expectVoteButton,
   fixture,
@@ -222,7 +223,7 @@ describe("the reason box stays clear of the voting page's bottom bar", () => {
     await input.waitFor();
     if (device === 'desktop') await input.click();
     else await input.tap();
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('reason-input');
+    await expectFocusOn(page.getByTestId('reason-input'));
     // The field, its counter and its message line are above the bar.
     await expectClearOfBar(page, 'reason-count');
     await expectClearOfBar(page, 'reason-input');

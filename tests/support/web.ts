@@ -186,10 +186,11 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 }
 
 /**
- * Waits until `element` has the keyboard focus. A closing Radix dialog gives focus back to its opener in a task
- * after its content is gone (FocusScope's unmount), so reading document.activeElement at once races with that.
+ * Waits until `element` has the keyboard focus. Focus moves in a later task than the change that causes it (a closing
+ * Radix dialog gives it back after its content is gone; screens move it in effects), so reading
+ * document.activeElement at once races with that.
  */
-export async function expectFocusReturnsTo(element: Locator): Promise<void> {
+export async function expectFocusOn(element: Locator): Promise<void> {
   const handle = await element.elementHandle();
   await element.page().waitForFunction((target) => target === document.activeElement, handle);
 }
