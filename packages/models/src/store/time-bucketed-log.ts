@@ -104,8 +104,9 @@ export function timeBucketedLog<Fields extends object>(options: {
     return markers.map((marker) => ({ key: marker._id, start: marker.start })).sort((a, b) => b.start - a.start);
   }
 
-  /** The records of a finest bucket (one equality lookup). */
-  const recordsIn = <Stored>(bucket: string) => RecordModel.find({ bucket }).lean<Stored[]>();
+  /** The records of a finest bucket (one equality lookup), without the fields `leaveOut` names (large ones a list does not show). */
+  const recordsIn = <Stored>(bucket: string, leaveOut: readonly string[] = []) =>
+    RecordModel.find({ bucket }, Object.fromEntries(leaveOut.map((field) => [field, 0]))).lean<Stored[]>();
 
   type Indexed = keyof Fields & string;
 

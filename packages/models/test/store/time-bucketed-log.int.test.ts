@@ -67,6 +67,7 @@ it('counts an id appended by 100 writers at once once, with one marker per level
   expect(await recordsStored.countDocuments({ _id: id })).toBe(1);
   const [hourKey, minuteKey] = log.bucketKeys(at.getTime());
   expect((await log.recordsIn(minuteKey!)).map((record) => (record as { _id: string })._id)).toEqual([id]);
+  expect(await log.recordsIn(minuteKey!, ['subject'])).toEqual([{ _id: id, at, bucket: minuteKey, sweepBucket: hourKey }]);
   expect((await log.buckets()).filter((bucket) => bucket.key === hourKey)).toHaveLength(1);
   expect(await log.buckets(hourKey)).toEqual([{ key: minuteKey, start: hour! + 5 * MINUTE_MS }]);
   expect(await markersOf([hour!])).toBe(2);
