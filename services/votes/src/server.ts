@@ -3,6 +3,7 @@ import { channelLedger, purgeVotesOfDeletedPolls, sweepAnalyticsEvents, voteSign
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { sweepTestRecords } from './models/fingerprint-test';
 import { forgetExpiredProofs } from './models/spent-proof';
 
 /**
@@ -16,6 +17,8 @@ const PURGE_INTERVAL_MS = 1_000;
 const FORGET_PROOFS_INTERVAL_MS = 60_000;
 /** How often analytics events past their retention are removed (whole days of them). */
 const SWEEP_ANALYTICS_INTERVAL_MS = HOUR_MS;
+/** How often the fingerprint test tool's records past their retention are removed (whole hours of them). */
+const SWEEP_TEST_RECORDS_INTERVAL_MS = HOUR_MS;
 /** How often the live results' vote signals that no reader looks at any more are removed. */
 const SWEEP_SIGNALS_INTERVAL_MS = 5_000;
 
@@ -34,6 +37,12 @@ bootService({
       SWEEP_ANALYTICS_INTERVAL_MS,
       logger,
     );
+    const testRecordSweeper = runInBackground(
+      'remove old fingerprint test records',
+      () => sweepTestRecords(),
+      SWEEP_TEST_RECORDS_INTERVAL_MS,
+      logger,
+    );
     const sweepSignals = voteSignalSweeper();
     const signalSweeper = runInBackground('remove old vote signals', () => sweepSignals(), SWEEP_SIGNALS_INTERVAL_MS, logger);
     return {
@@ -45,6 +54,7 @@ bootService({
           purger.stop(),
           forgetter.stop(),
           analyticsSweeper.stop(),
+          testRecordSweeper.stop(),
           signalSweeper.stop(),
         ]);
         await disconnectMongo();

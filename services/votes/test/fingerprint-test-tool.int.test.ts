@@ -1,11 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { HOUR_MS, SessionId, TestVoteList, TestVoteRecord } from '@logovote/contracts';
+import { HOUR_MS, MINUTE_MS, SessionId, TestVoteList, TestVoteRecord } from '@logovote/contracts';
 import { PollModel, VoterSeatModel } from '@logovote/models';
+import { storedModel } from '@logovote/models/test-support';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { TestSessionModel, TestVoteModel } from '../src/models/fingerprint-test';
-import { TEST_VOTES_LISTED } from '../src/models/fingerprint-test';
+import {
+  TEST_RECORDS_RETENTION_MS,
+  TEST_VOTES_LISTED,
+  createTestSession,
+  recordTestVote,
+  sweepTestRecords,
+} from '../src/models/fingerprint-test';
 import {
   TEST_CSRF_SECRET,
   TEST_IP_HASH_SALT,
@@ -21,14 +27,18 @@ jest.setTimeout(30_000);
 
 const config = loadConfig({ MONGODB_URI: testDatabaseUri('fp_tool'), CSRF_SECRET: TEST_CSRF_SECRET, IP_HASH_SALT: TEST_IP_HASH_SALT });
 let server: Server;
+/** The test records and the logs' markers as stored, to look under the logs. */
+const TestSessionModel = storedModel('fingerprint_test_sessions');
+const TestVoteModel = storedModel<{ sessionId: string; testData?: string }>('fingerprint_test_votes');
+const LogBucketModel = storedModel('log_buckets');
 
 beforeAll(async () => {
-  await connectTestDatabase(config.MONGODB_URI, [TestSessionModel, TestVoteModel, PollModel, VoterSeatModel]);
+  await connectTestDatabase(config.MONGODB_URI, [TestSessionModel, TestVoteModel, LogBucketModel, PollModel, VoterSeatModel]);
   server = createServer(buildApp({ logger: silentLogger, config }).callback());
 });
 afterAll(dropTestDatabase);
 beforeEach(async () => {
-  await Promise.all([TestSessionModel.deleteMany({}), TestVoteModel.deleteMany({})]);
+  await Promise.all([TestSessionModel.deleteMany({}), TestVoteModel.deleteMany({}), LogBucketModel.deleteMany({})]);
 });
 
 const testVote = (fingerprint: string, testData: unknown = { userAgent: 'jest' }) =>
@@ -71,19 +81,20 @@ it('records a test vote without test data', async () => {
 });
 
 it(`lists at most the ${TEST_VOTES_LISTED} newest test votes`, async () => {
-  const anHourAgo = Date.now() - HOUR_MS;
-  await TestVoteModel.insertMany(
-    Array.from({ length: TEST_VOTES_LISTED + 5 }, (_, index) => ({
-      sessionId: 'older',
-      voterFingerprint: newFingerprint(),
-      createdAt: new Date(anHourAgo + index * 1000),
-    })),
+  // Older votes a second apart, across minutes and an hour: the list reads them minute by minute.
+  const older = await createTestSession(new Date(Date.now() - 2 * HOUR_MS));
+  const anHourAgo = Date.now() - HOUR_MS - MINUTE_MS;
+  const seeded = await Promise.all(
+    Array.from({ length: TEST_VOTES_LISTED + 5 }, (_, index) =>
+      recordTestVote(newFingerprint(), { index }, new Date(anHourAgo + index * 1000)),
+    ),
   );
+  expect(seeded.every((vote) => vote !== 'too deep' && vote.sessionId === older)).toBe(true);
   const newest = await testVote(newFingerprint()).expect(201);
   const listed = TestVoteList.parse((await listVotes()).body);
   expect(listed).toHaveLength(TEST_VOTES_LISTED);
   expect(listed[0]).toEqual(newest.body);
-  expect(listed.slice(1).every((vote) => vote.sessionId === 'older')).toBe(true);
+  expect(listed.slice(1)).toEqual(seeded.reverse().slice(0, TEST_VOTES_LISTED - 1));
 });
 
 it.each([
@@ -131,4 +142,27 @@ it('keeps test data apart from real polls and votes', async () => {
   const sessionId = (await TestSessionModel.findOne().lean())?._id ?? '';
   const asPoll = await request(server).get(`/api/sessions/${sessionId}/my-vote`).set('X-Client-Fingerprint', newFingerprint());
   expect(asPoll.status).toBe(404);
+});
+
+it('keeps test data as JSON text, whatever its keys', async () => {
+  const vote = await testVote(newFingerprint(), { $where: 1, 'a.b': [true] }).expect(201);
+  expect((await TestVoteModel.findById(vote.body.id).lean())?.testData).toBe('{"$where":1,"a.b":[true]}');
+});
+
+it(`sweeps test sessions and votes of the hours older than ${TEST_RECORDS_RETENTION_MS / HOUR_MS} hours, and keeps the rest`, async () => {
+  const now = Date.now();
+  const aged = new Date(now - TEST_RECORDS_RETENTION_MS - 2 * HOUR_MS);
+  const agedSession = await createTestSession(aged);
+  const agedVote = await recordTestVote(newFingerprint(), undefined, aged);
+  expect(agedVote).toMatchObject({ sessionId: agedSession });
+  const recent = new Date(now - TEST_RECORDS_RETENTION_MS + 2 * HOUR_MS);
+  const recentSession = await createTestSession(recent);
+  const recentVote = await recordTestVote(newFingerprint(), undefined, recent);
+  expect(recentVote).toMatchObject({ sessionId: recentSession });
+
+  expect(await sweepTestRecords(new Date(now))).toBe(2);
+  expect(TestVoteList.parse((await listVotes()).body)).toEqual([recentVote]);
+  expect(await TestSessionModel.find({}, { _id: 1 }).lean()).toEqual([{ _id: recentSession }]);
+  // The next vote goes to the session left.
+  expect((await testVote(newFingerprint()).expect(201)).body.sessionId).toBe(recentSession);
 });
