@@ -29,10 +29,6 @@ const KNOWN_EXCEPTIONS: Record<string, Exception> = {
       'services/sessions/src/routes/sessions.ts',
     ],
   },
-  vote_signals: {
-    reason: 'hand-rolled per-second buckets, swept by a range of seconds',
-    writers: ['packages/models/src/vote-signals.ts'],
-  },
   fingerprint_test_sessions: {
     reason: "the fingerprint test tool's scratch records, trimmed to the newest by a range delete",
     writers: ['services/votes/src/models/fingerprint-test.ts'],
