@@ -29,10 +29,6 @@ const KNOWN_EXCEPTIONS: Record<string, Exception> = {
       'services/sessions/src/routes/sessions.ts',
     ],
   },
-  vote_signals: {
-    reason: 'hand-rolled per-second buckets, swept by a range of seconds',
-    writers: ['packages/models/src/vote-signals.ts'],
-  },
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import mongoose from 'mongoose';
 import request from 'supertest';
+import { DAY_MS, HOUR_MS } from '@logovote/contracts';
 import { recordAdminLoginFailure, sweepAdminLoginFailures } from '@logovote/models';
 import { connectMongo, createServiceApp, disconnectMongo } from '@logovote/service-kit';
 import { TEST_CSRF_SECRET, silentLogger, testDatabaseUri } from '../../../tests/support/integration';
@@ -90,8 +91,8 @@ describe('failed admin sign-ins', () => {
   });
 
   it('sweeps whole hours past the day they count for', async () => {
-    await AdminLoginFailureModel.deleteMany({});
-    await LogBucketModel.deleteMany({ parent: 'admin-login-failures' });
+    // The log's own sweep, as if a day and an hour had passed: the earlier tests' failures go, buckets and all.
+    await sweepAdminLoginFailures(new Date(Date.now() + DAY_MS + HOUR_MS));
     const now = new Date('2026-11-25T12:30:00Z');
     await recordAdminLoginFailure('a', 'old', new Date('2026-11-24T11:59:00Z'));
     await recordAdminLoginFailure('a', 'kept', new Date('2026-11-24T12:10:00Z'));

@@ -10,7 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { LiveCounts, POLL_HIDDEN, SESSION_NOT_FOUND } from '@logovote/contracts';
-import { PollModel, PollReportModel, VoterSeatModel, VoteSignalModel, hideIfReportedEnough, insertReport } from '@logovote/models';
+import { PollModel, PollReportModel, VoterSeatModel, hideIfReportedEnough, insertReport, signalSecond } from '@logovote/models';
+import { storedModel } from '@logovote/models/test-support';
 import { buildApp as buildVotesApp } from '../../votes/src/app';
 import { loadConfig as loadVotesConfig } from '../../votes/src/config';
 import { openEventStream, type EventStream } from '../../../tests/support/event-stream';
@@ -39,6 +40,8 @@ const votesConfig = loadVotesConfig({ MONGODB_URI: databaseUri, CSRF_SECRET: TES
 let store: ObjectStore;
 let votes: Server;
 const replicas: { hub: LiveCountsHub; server: Server; url: string }[] = [];
+/** The signals as stored, to find the second of a vote's signal. */
+const storedSignals = storedModel<{ pollId: string; at: Date }>('vote_signals');
 const streams: EventStream<LiveCounts>[] = [];
 
 async function listening(server: Server): Promise<string> {
@@ -85,7 +88,7 @@ async function vote(sessionId: string, logoId: string) {
 const countOf = (counts: LiveCounts, logoId: string) => counts.logos.find((logo) => logo.id === logoId)?.voteCount;
 
 beforeAll(async () => {
-  await connectTestDatabase(databaseUri, [PollModel, VoterSeatModel, VoteSignalModel, PollReportModel]);
+  await connectTestDatabase(databaseUri, [PollModel, VoterSeatModel, storedSignals, PollReportModel]);
   store = await isolatedStore('live');
   votes = buildVotesApp({ logger: silentLogger, config: votesConfig }).listen(0, '127.0.0.1');
   await listening(votes);
@@ -188,10 +191,11 @@ describe('GET /api/sessions/:id/live', () => {
     /** The database operations of one tick of the loop, just after a vote's second has ended (after one during it). */
     const tickAfterVote = async (logoId: string) => {
       await vote(sessionId, logoId);
-      const signal = await VoteSignalModel.findOne({ pollId: sessionId }, { second: 1 }).sort({ second: -1 }).lean();
-      await hub.tick(signal!.second * 1000 + 500);
+      const signal = await storedSignals.findOne({ pollId: sessionId }, { at: 1 }).sort({ at: -1 }).lean();
+      const second = signalSecond(signal!.at.getTime());
+      await hub.tick(second * 1000 + 500);
       queries.clear();
-      const secondTick = (signal!.second + 1) * 1000 + 500;
+      const secondTick = (second + 1) * 1000 + 500;
       await hub.tick(secondTick);
       const reads = Object.fromEntries([...queries].sort());
       // That tick told the hub the vote's second had ended, so it settled the signal: the real clock must get

@@ -1,5 +1,5 @@
 import { HOUR_MS } from '@logovote/contracts';
-import { channelLedger, purgeVotesOfDeletedPolls, sweepAnalyticsEvents, voteSignalSweeper, voteLedger } from '@logovote/models';
+import { channelLedger, purgeVotesOfDeletedPolls, sweepAnalyticsEvents, sweepVoteSignals, voteLedger } from '@logovote/models';
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -43,8 +43,7 @@ bootService({
       SWEEP_TEST_RECORDS_INTERVAL_MS,
       logger,
     );
-    const sweepSignals = voteSignalSweeper();
-    const signalSweeper = runInBackground('remove old vote signals', () => sweepSignals(), SWEEP_SIGNALS_INTERVAL_MS, logger);
+    const signalSweeper = runInBackground('remove old vote signals', () => sweepVoteSignals(), SWEEP_SIGNALS_INTERVAL_MS, logger);
     return {
       app: buildApp({ logger, config }),
       async onShutdown() {

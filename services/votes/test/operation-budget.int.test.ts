@@ -30,11 +30,12 @@ jest.setTimeout(300_000);
  * reads the poll's status. A new browser's my-vote: the status and the voter's revisions (its cookie is
  * issued, so bound to nobody). A first vote with that cookie: the status, the cookie's binding, the seat,
  * the revision, the status again and the cookie bound, and the live-results signal (once a second per poll
- * and process; counted, as the first request of a second pays it). A changed vote: the cookie's voter, its
- * revisions instead of a seat, and its old reason dropped before and after. my-vote of a voter: the
- * cookie's voter, the revisions, the reason given for the vote.
+ * and process) with its second's marker (once a second per process); both counted, as the first request of
+ * a second pays them. A changed vote: the cookie's voter, its revisions instead of a seat, and its old
+ * reason dropped before and after. my-vote of a voter: the cookie's voter, the revisions, the reason given
+ * for the vote.
  */
-const OPERATIONS = { newBrowserMyVote: 2, firstVote: 7, changedVote: 8, myVote: 4 };
+const OPERATIONS = { newBrowserMyVote: 2, firstVote: 8, changedVote: 9, myVote: 4 };
 /** Rows PostgreSQL reads per request, at most: a few key lookups' worth, whatever is stored around the poll. */
 const ROWS = { newBrowserMyVote: 2, firstVote: 4, changedVote: 6, myVote: 4 };
 /** Requests measured per path. */

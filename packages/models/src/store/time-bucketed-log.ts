@@ -13,10 +13,18 @@ import { primitiveCollection } from './collections';
  * a busy hour a minute at a time. A marker names its parent bucket, so the buckets of one hour are one
  * lookup. Records are swept by their coarsest bucket.
  *
- * Cost: an append is one insert per level for the markers (refused and ignored once a bucket has one)
- * and one for the record (`appendAll`: the same for any number of records of one moment); meant for rare writes (refusals, failed sign-ins, rate tickets), not votes; reading a bucket is one equality
- * lookup, and so is reading or removing a subject's records by an indexed field (`recordsWhere`,
- * `removeWhere`); a sweep is a lookup of the log's coarsest markers and two deletes per aged-out bucket.
+ * A process remembers the newest markers it has written or found (REMEMBERED_MARKERS keys per log) and
+ * does not insert them again. That is safe because a marker is removed only by a sweep, and only for a
+ * bucket that ended before the sweep's `before`, while a log appends only to buckets no sweep has reached
+ * (its sweeps look behind the moments it appends at): a remembered marker of a live bucket is still
+ * there. A sweep forgets the markers of the buckets it passes, so a later append to one marks it again.
+ *
+ * Cost: an append is one insert for the record, plus one per level for the markers of a bucket this
+ * process has not marked yet (refused and ignored if another process has): the first append of a bucket
+ * in a process pays them, the next ones to the same bucket are one insert (`appendAll`: the same for any
+ * number of records of one moment). Reading a bucket is one equality lookup, and so is reading or removing a
+ * subject's records by an indexed field (`recordsWhere`, `removeWhere`); a sweep is a lookup of the log's
+ * coarsest markers and two deletes per aged-out bucket.
  * Stopped halfway: markers go in coarsest first and before the record, so no record or marker is under a
  * bucket the sweep cannot find; the sweep removes a bucket's marker last.
  */
@@ -40,6 +48,9 @@ export interface Bucket {
 }
 
 const startOf = (at: number, spanMs: number) => Math.floor(at / spanMs) * spanMs;
+
+/** How many marked buckets a log remembers per process (the newest ones marked: appends go to a few recent buckets). */
+const REMEMBERED_MARKERS = 16;
 
 export function timeBucketedLog<Fields extends object>(options: {
   /** The log's name among the markers. */
@@ -70,11 +81,28 @@ export function timeBucketedLog<Fields extends object>(options: {
 
   const keyOf = (level: number, start: number) => `${name}|${spansMs[level]}|${start}`;
   const bucketKeys = (at: number) => spansMs.map((span, level) => keyOf(level, startOf(at, span)));
+
+  /**
+   * The markers this process wrote or found, or is writing (concurrent appends to a new bucket share the
+   * insert), with the end of their coarsest bucket, which a sweep past it removes.
+   */
+  const marked = new Map<string, { marking: Promise<unknown>; sweptAfter: number }>();
+  function markOnce(marker: { _id: string; parent: string; start: number }, sweptAfter: number): Promise<unknown> {
+    const known = marked.get(marker._id);
+    if (known) return known.marking;
+    const marking = claimOnce(LogBucketModel, marker);
+    marked.set(marker._id, { marking, sweptAfter });
+    // A failed insert is not remembered: the next append tries again.
+    marking.catch(() => marked.get(marker._id)?.marking === marking && marked.delete(marker._id));
+    if (marked.size > REMEMBERED_MARKERS) marked.delete(marked.keys().next().value!);
+    return marking;
+  }
   async function mark(at: number): Promise<void> {
     const keys = bucketKeys(at);
+    const sweptAfter = startOf(at, spansMs[0]!) + spansMs[0]!;
     // Coarsest first: a marker is never written under a parent the sweep cannot find.
     for (const [level, key] of keys.entries()) {
-      await claimOnce(LogBucketModel, { _id: key, parent: level === 0 ? name : keys[level - 1]!, start: startOf(at, spansMs[level]!) });
+      await markOnce({ _id: key, parent: level === 0 ? name : keys[level - 1]!, start: startOf(at, spansMs[level]!) }, sweptAfter);
     }
   }
 
@@ -123,15 +151,21 @@ export function timeBucketedLog<Fields extends object>(options: {
     return (await RecordModel.deleteMany({ [field]: value })).deletedCount;
   }
 
-  /** Deletes every coarsest bucket that ended before `before`, records first, marker last; resolves with the records removed. */
+  /**
+   * Deletes every coarsest bucket that ended before `before`, records first, marker last, and forgets its
+   * markers; resolves with the records removed.
+   */
   async function sweep(before: number): Promise<number> {
     let removed = 0;
     for (const top of await buckets()) {
       if (top.start + spansMs[0]! > before) continue;
-      removed += (await RecordModel.deleteMany({ sweepBucket: top.key })).deletedCount;
+      // A one-level log's records are found by their only bucket, the indexed `bucket`.
+      removed += (await RecordModel.deleteMany(spansMs.length > 1 ? { sweepBucket: top.key } : { bucket: top.key })).deletedCount;
       if (spansMs.length > 1) await removeMarkersUnder(top.key);
       await LogBucketModel.deleteOne({ _id: top.key });
     }
+    // Its markers are gone (removed now or by an earlier sweep): the next append to such a bucket marks it again.
+    for (const [key, { sweptAfter }] of marked) if (sweptAfter <= before) marked.delete(key);
     return removed;
   }
 

@@ -1,14 +1,16 @@
 /**
  * Time-bucketed log on the real store (FerretDB on PostgreSQL in `npm test`): concurrent appends of one id
  * count once, concurrent appends to one bucket are all readable, each bucket has one marker, the sweep
- * removes whole aged buckets and nothing else (another log's markers share the collection), and what an
- * append or a sweep left halfway is still swept without touching reads of live buckets.
+ * removes whole aged buckets and nothing else (another log's markers share the collection), what an
+ * append or a sweep left halfway is still swept without touching reads of live buckets, and a process
+ * marks a bucket once until a sweep removes it.
  */
 import { randomBytes } from 'node:crypto';
 import { HOUR_MS, MINUTE_MS } from '@logovote/contracts';
 import { timeBucketedLog } from '../../src/store/time-bucketed-log';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../../tests/support/integration';
 import { storedModel } from '../support';
+import { countOperations } from '../../../../tests/support/store-costs';
 
 jest.setTimeout(120_000);
 
@@ -187,4 +189,24 @@ it('sweeps what appends left halfway (markers without records, records without t
   expect(await subjectsIn(liveMinute!)).toEqual(liveSubjects.sort());
   expect(await log.buckets(liveHour)).toEqual([{ key: liveMinute, start: live }]);
   expect((await log.buckets()).some((bucket) => bucket.key === liveHour)).toBe(true);
+});
+
+it('marks a bucket once per process: a second append to it is one insert, and after its sweep an append marks it again', async () => {
+  const [hour] = ownHours(1);
+  const inserts = async (append: () => Promise<unknown>) => (await countOperations(append)).byCommand;
+  const [hourKey, minuteKey] = log.bucketKeys(hour!);
+  // The first append to a new hour and minute: both markers and the record.
+  expect(await inserts(() => log.append(newId(), { subject: 'first' }, new Date(hour!)))).toEqual({ insert: 3 });
+  expect(await inserts(() => log.append(newId(), { subject: 'second' }, new Date(hour! + 1)))).toEqual({ insert: 1 });
+  // Another minute of that hour: its own marker only.
+  expect(await inserts(() => log.append(newId(), { subject: 'third' }, new Date(hour! + MINUTE_MS)))).toEqual({ insert: 2 });
+  expect(await inserts(() => log.appendAll([{ id: newId(), fields: { subject: 'fourth' } }], new Date(hour! + 2)))).toEqual({ insert: 1 });
+
+  expect(await log.sweep(hour! + HOUR_MS)).toBe(4);
+  expect(await markersOf([hour!])).toBe(0);
+  // The sweep forgot the markers it removed: the next append to that hour marks it again, so a later sweep finds it.
+  expect(await inserts(() => log.append(newId(), { subject: 'again' }, new Date(hour!)))).toEqual({ insert: 3 });
+  expect(await log.buckets(hourKey)).toEqual([{ key: minuteKey, start: hour }]);
+  expect(await log.sweep(hour! + HOUR_MS)).toBe(1);
+  expect(await markersOf([hour!])).toBe(0);
 });
