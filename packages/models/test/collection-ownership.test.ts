@@ -20,15 +20,6 @@ interface Exception {
 
 /** Collections that still run their own protocol, each with why and who writes it. */
 const KNOWN_EXCEPTIONS: Record<string, Exception> = {
-  polls: {
-    reason: "the poll's changing fields are set in place ($set) by creation, deletion, retention and the session route",
-    writers: [
-      'services/sessions/src/polls/create-poll.ts',
-      'services/sessions/src/polls/delete-poll.ts',
-      'services/sessions/src/polls/retention.ts',
-      'services/sessions/src/routes/sessions.ts',
-    ],
-  },
   vote_signals: {
     reason: 'hand-rolled per-second buckets, swept by a range of seconds',
     writers: ['packages/models/src/vote-signals.ts'],

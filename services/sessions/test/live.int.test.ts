@@ -10,7 +10,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { LiveCounts, POLL_HIDDEN, SESSION_NOT_FOUND } from '@logovote/contracts';
-import { PollModel, PollReportModel, VoterSeatModel, VoteSignalModel, hideIfReportedEnough, insertReport } from '@logovote/models';
+import {
+  PollModel,
+  PollReportModel,
+  VoterSeatModel,
+  VoteSignalModel,
+  hideIfReportedEnough,
+  insertReport,
+  recordPollDeleting,
+} from '@logovote/models';
 import { buildApp as buildVotesApp } from '../../votes/src/app';
 import { loadConfig as loadVotesConfig } from '../../votes/src/config';
 import { openEventStream, type EventStream } from '../../../tests/support/event-stream';
@@ -157,7 +165,7 @@ describe('GET /api/sessions/:id/live', () => {
     const { sessionId } = await createPoll();
     const stream = await watch(url, sessionId);
     await stream.waitFor(() => true);
-    await PollModel.updateOne({ _id: sessionId }, { $set: { state: 'deleting' } });
+    await recordPollDeleting(sessionId);
     await stream.ended;
     // The counts, then the 'ended' event's data.
     expect(stream.events).toHaveLength(2);
