@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { findFreePort, postgresUrl, repoRoot, startFerretDB, startPostgres, stopAll } from '@logovote/devstack';
 import { ADMIN_SEARCH_LIMIT } from '@logovote/contracts';
 import { PollModel, PollSearchTermModel, searchEntriesOf, searchPolls } from '@logovote/models';
-import { listPollsInBulk, storedModel } from '@logovote/models/test-support';
+import { activatePollsInBulk, listPollsInBulk, storedModel } from '@logovote/models/test-support';
 import mongoose from 'mongoose';
 
 const TOTAL = Number(process.env.LOGOVOTE_BENCH_SEARCH_POLLS ?? 100_000);
@@ -96,6 +96,7 @@ async function main(): Promise<void> {
         await PollModel.collection.insertMany(polls as never[], { ordered: false });
         await PollSearchTermModel.collection.insertMany(terms as never[], { ordered: false });
         await listPollsInBulk(polls.map((poll) => poll._id));
+        await activatePollsInBulk(polls.map((poll) => poll._id));
         written += polls.length;
         entries += terms.length;
         if (written % 10_000 === 0)
