@@ -14,8 +14,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort, postgresUrl, repoRoot, startFerretDB, startPostgres, stopAll } from '@logovote/devstack';
 import { ADMIN_SEARCH_LIMIT } from '@logovote/contracts';
-import { PollModel, PollSearchTermModel, activePoll, searchEntriesOf, searchPolls } from '@logovote/models';
-import { listPollsInBulk, storedModel } from '@logovote/models/test-support';
+import { PollModel, PollSearchTermModel, searchEntriesOf, searchPolls } from '@logovote/models';
+import { activatePollsInBulk, listPollsInBulk, storedModel } from '@logovote/models/test-support';
 import mongoose from 'mongoose';
 
 const TOTAL = Number(process.env.LOGOVOTE_BENCH_SEARCH_POLLS ?? 100_000);
@@ -44,10 +44,8 @@ function pollNumber(n: number) {
   const question = `Which logo for ${word(pick(n, 5_000))} ${word(pick(n * 7, 50_000))} unique${n}?`;
   return {
     _id: id,
-    state: 'active',
     feedbackPrompt: question,
     createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000),
-    lastActivityAt: new Date(),
     logos: [0, 1].map((index) => ({
       id: `${id}-${index}`,
       filename: `${id}-${index}.png`,
@@ -98,6 +96,7 @@ async function main(): Promise<void> {
         await PollModel.collection.insertMany(polls as never[], { ordered: false });
         await PollSearchTermModel.collection.insertMany(terms as never[], { ordered: false });
         await listPollsInBulk(polls.map((poll) => poll._id));
+        await activatePollsInBulk(polls.map((poll) => poll._id));
         written += polls.length;
         entries += terms.length;
         if (written % 10_000 === 0)
@@ -105,7 +104,7 @@ async function main(): Promise<void> {
       }
       const middle = pollNumber(Math.floor(size / 2));
       const cases: [string, () => Promise<unknown>][] = [
-        ['reference: a poll by id (`findOne`)', () => PollModel.findOne(activePoll(middle._id)).lean()],
+        ['reference: a poll by id (`findOne`)', () => PollModel.findById(middle._id).lean()],
         ['a word of one poll (`unique<n>`)', () => searchPolls(`unique${Math.floor(size / 2)}`, SEARCH)],
         [
           'a logo name and a question word',

@@ -178,13 +178,9 @@ async function objectNames(): Promise<string[]> {
   return names.sort();
 }
 const pollsCollection = () =>
-  db.collection<{
-    _id: string;
-    state: string;
-    feedbackPrompt?: string;
-    lastActivityAt: Date;
-    logos: { filename: string }[];
-  }>('polls');
+  db.collection<{ _id: string; feedbackPrompt?: string; createdAt: Date; logos: { filename: string }[] }>('polls');
+/** The polls' statuses, a versioned value: the live version has the poll as `key`. */
+const statusesCollection = () => db.collection<{ _id: string; key?: string; state: string; lastActivityAt: Date }>('poll_status');
 /** The notify service's record of a poll's creator (the address the links went to), a versioned value: the live version has the poll as `key`. */
 const contactsCollection = () => db.collection<{ _id: string; key?: string; email?: string; lastActivityAt: Date }>('poll_contacts');
 /** Every object the stored polls point at: what the bucket must hold, no more. */
@@ -369,7 +365,7 @@ describe('FerretDB stopped and brought back', () => {
     expect(view.view.totalVotes).toBe(fingerprints.length);
     expect((await contactsCollection().findOne({ key: poll.sessionId }))?.email).toBe(email);
     // The creation refused during the outage left nothing: no half-created poll, no object.
-    expect(await pollsCollection().countDocuments({ state: { $ne: 'active' } })).toBe(0);
+    expect(await statusesCollection().countDocuments({ key: { $exists: true }, state: { $ne: 'active' } })).toBe(0);
     expect(await objectNames()).toEqual(await referencedObjects());
 
     const browser = await browserOn(poll);
@@ -412,7 +408,7 @@ describe('PostgreSQL stopped under a running FerretDB and brought back', () => {
     expect(serviceStarts()).toEqual(starts);
     expect(startsOfFerretDB()).toBe(ferretdbStarts);
     expect((await tokenFor(user, poll.sessionId)).view.totalVotes).toBe(fingerprints.length);
-    expect(await pollsCollection().countDocuments({ state: { $ne: 'active' } })).toBe(0);
+    expect(await statusesCollection().countDocuments({ key: { $exists: true }, state: { $ne: 'active' } })).toBe(0);
     const browser = await browserOn(poll);
     expect((await browser.vote(newFingerprint(), poll.logos[0]!.id)).status).toBe(200);
     expect((await tokenFor(user, poll.sessionId)).view.totalVotes).toBe(fingerprints.length + 1);
@@ -590,7 +586,8 @@ describe('privacy: a poll takes its personal data with it', () => {
       (pending) => pending === 0,
       20_000,
     );
-    await pollsCollection().updateOne({ _id: pollId }, { $set: { lastActivityAt: monthAgo } });
+    await pollsCollection().updateOne({ _id: pollId }, { $set: { createdAt: monthAgo } });
+    await statusesCollection().updateMany({ key: pollId }, { $set: { lastActivityAt: monthAgo } });
     await contactsCollection().updateOne({ key: pollId }, { $set: { lastActivityAt: monthAgo } });
     for (const name of ['vote_ledger', 'vote_tallies']) await db.collection(name).updateMany({ tally: pollId }, { $set: { at: monthAgo } });
     // The sweep runs when the service starts (then hourly): a restart is the quickest way to see it.

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AdminPollList } from '@logovote/contracts';
-import { PollModel, listPoll } from '@logovote/models';
+import { PollModel, listPoll, recordPollActive, recordPollCreating } from '@logovote/models';
 import { adminAuthorization, connectStackDatabase, disconnectStackDatabase } from '../support/admin';
 import { testStack } from '../support/stack-env';
 import { call, targetOf } from './support/http';
@@ -22,8 +22,10 @@ const PAGE = 20;
 /** A poll stored as creation stores one (listed, then active); the list and its count are what is tested here. */
 async function seedPoll(): Promise<string> {
   const pollId = randomBytes(12).toString('base64url');
+  await recordPollCreating(pollId);
+  await PollModel.create({ _id: pollId, logos: [] });
   await listPoll(pollId);
-  await PollModel.create({ _id: pollId, state: 'active', logos: [] });
+  await recordPollActive(pollId);
   return pollId;
 }
 

@@ -6,7 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { AdminPollList, CreatedSession, PaymentPlan } from '@logovote/contracts';
-import { PollModel, VoterSeatModel, listPoll, recordLogoFiles, recordNotifyActivity } from '@logovote/models';
+import {
+  PollModel,
+  VoterSeatModel,
+  listPoll,
+  recordLogoFiles,
+  recordNotifyActivity,
+  recordPaymentPlan,
+  recordPollActive,
+  recordPollCreating,
+} from '@logovote/models';
 import { connectMongo, createObjectStore, disconnectMongo, type ObjectStore } from '@logovote/service-kit';
 import { silentLogger, storeSettings } from './integration';
 import { testStack } from './stack-env';
@@ -128,14 +137,16 @@ export async function writePollToDatabase(
     pollId,
     logos.map((logo) => logo.filename),
   );
-  // Listed as a created poll is (packages/models/src/poll-list.ts), before it shows as active.
-  await listPoll(pollId);
+  await recordPollCreating(pollId);
   await PollModel.create({
     _id: pollId,
     logos: logos.map(({ id, filename, originalName, contentType, size }) => ({ id, filename, originalName, contentType, size })),
     feedbackPrompt: options.feedbackPrompt,
-    paymentPlan: options.paymentPlan ?? 'free',
   });
+  // Listed as a created poll is (packages/models/src/poll-list.ts), before it shows as active.
+  await listPoll(pollId);
+  await recordPollActive(pollId);
+  if (options.paymentPlan) await recordPaymentPlan(pollId, options.paymentPlan);
   // As the notify service records the address the links went to.
   if (options.creatorEmail) await recordNotifyActivity(pollId, options.creatorEmail);
   // Straight to the collection: mongoose keeps its own creation time.

@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import mongoose from 'mongoose';
 import pino from 'pino';
 import { CSRF_HEADER } from '@logovote/contracts';
-import { PollModel, hashCreatorToken, recordPollActive, type PollState } from '@logovote/models';
+import { PollModel, hashCreatorToken, recordPollActive, recordPollCreating, recordPollDeleting, type PollState } from '@logovote/models';
 import {
   CSRF_COOKIE,
   connectMongo,
@@ -99,15 +99,20 @@ export async function createPoll(options: { logos?: number; feedbackPrompt?: str
     size: 1024,
   }));
   const creatorToken = randomBytes(32).toString('base64url');
-  const poll = await PollModel.create({
-    _id,
-    logos,
-    creatorTokenHash: hashCreatorToken(creatorToken),
-    feedbackPrompt: options.feedbackPrompt,
-    lastActivityAt: options.lastActivityAt ?? new Date(),
-    state: options.state ?? 'active',
-  });
-  // As the sessions service's creation ends (readers keep an active poll's content: livePollReader).
-  if (poll.state === 'active') await recordPollActive(poll._id);
-  return { sessionId: poll._id, logoIds: logos.map((logo) => logo.id), creatorToken };
+  const state = options.state ?? 'active';
+  // In the sessions service's order: the status first, then the poll, then the status active.
+  await recordPollCreating(_id);
+  await PollModel.create({ _id, logos, creatorTokenHash: hashCreatorToken(creatorToken), feedbackPrompt: options.feedbackPrompt });
+  if (state !== 'creating') await recordPollActive(_id, options.lastActivityAt ?? new Date());
+  if (state === 'deleting') await recordPollDeleting(_id);
+  return { sessionId: _id, logoIds: logos.map((logo) => logo.id), creatorToken };
+}
+
+/**
+ * Makes a poll look inactive since `at` and created then: straight in its document and its status's live
+ * version, since the product never moves either back.
+ */
+export async function backdatePoll(pollId: string, at: Date, createdAt: Date = at): Promise<void> {
+  await PollModel.collection.updateOne({ _id: pollId } as never, { $set: { createdAt } });
+  await PollModel.db.collection('poll_status').updateMany({ key: pollId } as never, { $set: { lastActivityAt: at } });
 }

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { PollModel } from '@logovote/models';
 import { postgresQuery } from '@logovote/devstack';
 import { testStack } from './stack-env';
-import { insertFirstVotes, type FirstVote } from '@logovote/models/test-support';
+import { activatePollsInBulk, insertFirstVotes, type FirstVote } from '@logovote/models/test-support';
 
 /**
  * What the store does for a request, counted rather than timed: the database operations the driver
@@ -68,7 +68,7 @@ export async function rowsRead(database: string, run: () => Promise<unknown>): P
 }
 
 /**
- * Stores what surrounds a measured poll in a busy database: `polls` other polls with `votesPerPoll`
+ * Stores what surrounds a measured poll in a busy database: `polls` other active polls with `votesPerPoll`
  * folded votes each, a few of them with pending votes too, and `ownVotes` folded votes of the poll
  * itself. Big enough that PostgreSQL's planner reads every table by index, as it does in production.
  */
@@ -90,6 +90,7 @@ export async function fillStore(
       })),
     })),
   );
+  await activatePollsInBulk(others.map((other) => other.sessionId));
   const votes = (target: { sessionId: string; logoIds: string[] }, count: number, tag: string): FirstVote[] =>
     Array.from({ length: count }, (_, index) => ({
       pollId: target.sessionId,

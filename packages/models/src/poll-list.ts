@@ -1,4 +1,5 @@
-import { PollModel, activePoll, type Poll } from './poll';
+import { readActivePoll, type Poll } from './poll';
+import type { PollStatus } from './poll-status';
 import { numberedSlots } from './store/numbered-slots';
 import { exactTally } from './store/tally';
 
@@ -64,13 +65,16 @@ const MAX_READS = 10;
  * Up to `limit` active polls listed before list number `before` (the newest when absent), newest first,
  * and the cursor for the next ones (absent when none is left).
  */
-export async function listedPolls(options: { before?: number; limit: number }): Promise<{ polls: Poll[]; next?: number }> {
-  const polls: Poll[] = [];
+export async function listedPolls(options: {
+  before?: number;
+  limit: number;
+}): Promise<{ polls: { poll: Poll; status: PollStatus }[]; next?: number }> {
+  const polls: { poll: Poll; status: PollStatus }[] = [];
   let cursor: number | null | undefined = options.before;
   for (let reads = 0; polls.length < options.limit && cursor !== null && reads < MAX_READS; reads++) {
     const { slots, next } = await pollListSlots.read(POLL_LIST_LOG, cursor, options.limit - polls.length);
-    const found = await Promise.all(slots.map((slot) => PollModel.findOne(activePoll(slot.name)).lean<Poll>()));
-    polls.push(...found.filter((poll): poll is Poll => poll !== null));
+    const found = await Promise.all(slots.map((slot) => readActivePoll(slot.name)));
+    polls.push(...found.filter((entry): entry is { poll: Poll; status: PollStatus } => entry !== null));
     cursor = next;
   }
   return typeof cursor === 'number' ? { polls, next: cursor } : { polls };

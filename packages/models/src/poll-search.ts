@@ -148,7 +148,7 @@ async function searchNewestPolls(words: string[], limit: number): Promise<{ poll
   let before: number | undefined;
   for (let scanned = 0; pollIds.length <= limit && scanned < SEARCH_NEWEST_SCANNED;) {
     const page = await listedPolls({ before, limit: limit + 1 });
-    for (const poll of page.polls) {
+    for (const { poll } of page.polls) {
       const terms = searchTermsOf(textsOf(poll));
       if (words.every((word) => terms.has(word))) pollIds.push(poll._id);
     }

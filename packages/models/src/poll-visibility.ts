@@ -1,13 +1,11 @@
-import { PollModel, activePoll, findActivePoll, type Poll } from './poll';
+import { SessionId } from '@logovote/contracts';
+import { readActivePoll, type Poll } from './poll';
 import { readPollStatus } from './poll-status';
 
-/**
- * Whether a poll may be shown to the public now: active (not half-created, not being deleted) and not
- * hidden pending review. Two equality lookups, run together.
- */
+/** Whether a poll may be shown to the public now: active (not half-created, not being deleted) and not hidden pending review. */
 export async function isPollShown(pollId: string): Promise<boolean> {
-  const [active, status] = await Promise.all([PollModel.exists(activePoll(pollId)), readPollStatus(pollId)]);
-  return active !== null && !status.hidden;
+  const status = await readPollStatus(pollId);
+  return status.state === 'active' && !status.hidden;
 }
 
 /**
@@ -18,8 +16,9 @@ export async function findShownPoll<Fields extends keyof Poll>(
   sessionId: string | undefined,
   fields?: Fields[],
 ): Promise<{ poll: Pick<Poll, Fields | '_id'> } | { refused: 'not-found' | 'hidden' }> {
-  const poll = await findActivePoll(sessionId, fields);
-  if (!poll) return { refused: 'not-found' };
-  if ((await readPollStatus(poll._id)).hidden) return { refused: 'hidden' };
-  return { poll };
+  const parsed = SessionId.safeParse(sessionId);
+  const found = parsed.success ? await readActivePoll(parsed.data, fields) : null;
+  if (!found) return { refused: 'not-found' };
+  if (found.status.hidden) return { refused: 'hidden' };
+  return { poll: found.poll };
 }

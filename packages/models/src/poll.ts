@@ -1,13 +1,8 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
-import {
-  LogoOrder,
-  PaymentPlan,
-  ResultsVisibility,
-  SessionId,
-  defaultLogoName,
-  logoBackdrop,
-  type LogoBackdrop,
-} from '@logovote/contracts';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { LogoOrder, ResultsVisibility, SessionId, defaultLogoName, logoBackdrop, type LogoBackdrop } from '@logovote/contracts';
+import { readPollStatus, type PollStatus } from './poll-status';
+import { claimOnce, removeClaims } from './store/claim-once';
+import { primitiveCollection } from './store/collections';
 
 /** What a logo's pixels look like, measured once at upload (LogoAppearance, docs/logo-backdrops.md). */
 const logoAppearanceSchema = new Schema(
@@ -46,26 +41,17 @@ const channelSchema = new Schema(
 );
 
 /**
- * Where a poll is in its life. Without multi-document transactions, creation and deletion span the
- * database and the object store in several steps; the state makes an interrupted one visible, so the
- * retention sweep can finish it: 'creating' until every image is stored, 'deleting' from the first
- * step of a deletion. Only 'active' polls are shown, listed or votable.
- */
-export const POLL_STATES = ['creating', 'active', 'deleting'] as const;
-export type PollState = (typeof POLL_STATES)[number];
-
-/**
- * A poll ("voting session"), written by the sessions service only. Votes and their counts belong to
- * the votes service, the creator's address to the notify service (docs/vote-counts.md, "Who writes
- * which collection").
+ * A poll ("voting session"): what its creation fixed, inserted once by the sessions service and removed
+ * once at the end of its deletion (claim-once, ./store/claim-once), never changed. What changes (its
+ * state, plan, last activity, voting and moderation) is its status (./poll-status). Votes and their counts
+ * belong to the votes service, the creator's address to the notify service (docs/vote-counts.md, "Who
+ * writes which collection").
  */
 const pollSchema = new Schema(
   {
     _id: { type: String, required: true },
-    state: { type: String, enum: POLL_STATES, default: 'active', required: true },
     feedbackPrompt: { type: String },
     logos: { type: [storedLogoSchema], required: true },
-    paymentPlan: { type: String, enum: PaymentPlan.options, default: 'free', required: true },
     /** Set at creation only ('shuffled'); absent means the fixed upload order (docs/fair-order.md). */
     logoOrder: { type: String, enum: LogoOrder.options },
     /** Set at creation only (true): the creator expects one shared network, where proofs of work start later and rise more gently. */
@@ -79,24 +65,16 @@ const pollSchema = new Schema(
     channels: { type: [channelSchema], default: undefined },
     /**
      * SHA-256 (hex) of the creator token answered once at creation (./creator-token): who may close and
-     * reopen voting. Every answer names its fields, so none carries it. (Not `select: false`: mongoose then
-     * adds a projection to findOneAndUpdate, which FerretDB does not implement.)
+     * reopen voting. Every answer names its fields, so none carries it.
      */
     creatorTokenHash: { type: String },
-    /**
-     * Creating and choosing a plan, and (copied here by the retention sweep) the newest vote and request
-     * for the links, which the votes and notify services keep in their own collections.
-     */
-    lastActivityAt: { type: Date, required: true, default: () => new Date(), index: true },
   },
   { collection: 'polls', versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
 );
-// The votes and notify services look for polls being deleted, to remove their own data of them.
-pollSchema.index({ state: 1 });
 
 export type Poll = InferSchemaType<typeof pollSchema> & { _id: string; createdAt: Date };
 export type StoredLogo = InferSchemaType<typeof storedLogoSchema>;
-export const PollModel = model('Poll', pollSchema);
+export const PollModel = primitiveCollection('claimOnce', 'Poll', pollSchema);
 
 /** A stored logo's name, the default (its file name without the extension) for a logo stored without one. */
 export const logoName = (logo: Pick<StoredLogo, 'name' | 'originalName'>): string => logo.name ?? defaultLogoName(logo.originalName);
@@ -104,26 +82,37 @@ export const logoName = (logo: Pick<StoredLogo, 'name' | 'originalName'>): strin
 /** The backdrop a stored logo is shown on; a logo stored without its appearance gets the light one. */
 export const storedLogoBackdrop = (logo: Pick<StoredLogo, 'appearance'>): LogoBackdrop => logoBackdrop(logo.appearance);
 
-/** The filter for a poll that may be shown and voted on (not half-created, not being deleted). */
-export function activePoll(pollId: string): { _id: string; state: 'active' } {
-  return { _id: pollId, state: 'active' };
+/** Records a new poll (its creation, after its status says 'creating'). */
+export async function insertPoll(
+  poll: Omit<Poll, 'createdAt' | 'logos' | 'channels'> & { logos: StoredLogo[]; channels: { id: string; name: string }[] | undefined },
+): Promise<void> {
+  if (!(await claimOnce(PollModel, poll))) throw new Error(`poll ${poll._id} exists already`);
+}
+
+/** Removes a poll's document (the end of its deletion, before its status). */
+export async function removePoll(pollId: string): Promise<void> {
+  await removeClaims(PollModel, { _id: pollId });
+}
+
+/** A poll by its id with its status, if it is active (two equality lookups, run together); null otherwise. */
+export async function readActivePoll<Fields extends keyof Poll>(
+  pollId: string,
+  fields?: Fields[],
+): Promise<{ poll: Pick<Poll, Fields | '_id'>; status: PollStatus } | null> {
+  const projection = fields ? Object.fromEntries(fields.map((field) => [field, 1])) : undefined;
+  const [poll, status] = await Promise.all([PollModel.findById(pollId, projection).lean<Poll>(), readPollStatus(pollId)]);
+  return poll && status.state === 'active' ? { poll, status } : null;
 }
 
 /**
  * The poll a request names, if it may be shown or voted on; null for a malformed id, an unknown poll, a
- * half-created one or one being deleted (to a client, all the spec's 404 'Voting session not found': service-kit's pollOr404).
+ * half-created one or one being deleted (to a client, all the spec's 404 'Voting session not found':
+ * service-kit's pollOr404).
  */
 export async function findActivePoll<Fields extends keyof Poll>(
   sessionId: string | undefined,
   fields?: Fields[],
 ): Promise<Pick<Poll, Fields | '_id'> | null> {
   const parsed = SessionId.safeParse(sessionId);
-  if (!parsed.success) return null;
-  const projection = fields ? Object.fromEntries(fields.map((field) => [field, 1])) : undefined;
-  return PollModel.findOne(activePoll(parsed.data), projection).lean<Poll>();
-}
-
-/** Polls being deleted: each service that keeps data of a poll removes its own when it sees one here. */
-export async function deletingPollIds(): Promise<string[]> {
-  return (await PollModel.find({ state: 'deleting' }, { _id: 1 }).lean()).map((poll) => poll._id);
+  return parsed.success ? ((await readActivePoll(parsed.data, fields))?.poll ?? null) : null;
 }

@@ -2,7 +2,7 @@ import { Schema, type InferSchemaType } from 'mongoose';
 import { primitiveCollection } from './store/collections';
 import { removeClaims } from './store/claim-once';
 import { DIRECT_LINK_GROUP } from '@logovote/contracts';
-import { deletingPollIds } from './poll';
+import { deletingPollIds } from './poll-status';
 import { VoterCookieModel } from './voter-cookie';
 import { deleteReasons, hasReasons } from './vote-reason';
 import { deleteNotes, hasNotes } from './logo-note';

@@ -1,9 +1,8 @@
 /**
  * Every collection belongs to one primitive (docs/vote-counts.md, "Primitives"): the test loads every
- * module of the product that makes a mongoose model, and fails when a collection is neither created by a
- * primitive (store/collections.ts records the one owner of each) nor listed below as a known exception,
- * or when product code writes a model itself, outside the primitives' modules, for a collection that is
- * not such an exception. The exceptions are what still keeps its own protocol: each says why.
+ * module of the product that makes a mongoose model, and fails when a collection is not created by a
+ * primitive (store/collections.ts records the one owner of each), or when product code writes a model
+ * itself, outside the primitives' modules.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,25 +10,6 @@ import mongoose from 'mongoose';
 import { collectionOwners } from '../src/store/collections';
 
 const ROOT = join(__dirname, '../../..');
-
-interface Exception {
-  reason: string;
-  /** The product files that write the collection directly (repository paths). */
-  writers: string[];
-}
-
-/** Collections that still run their own protocol, each with why and who writes it. */
-const KNOWN_EXCEPTIONS: Record<string, Exception> = {
-  polls: {
-    reason: "the poll's changing fields are set in place ($set) by creation, deletion, retention and the session route",
-    writers: [
-      'services/sessions/src/polls/create-poll.ts',
-      'services/sessions/src/polls/delete-poll.ts',
-      'services/sessions/src/polls/retention.ts',
-      'services/sessions/src/routes/sessions.ts',
-    ],
-  },
-};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -84,53 +64,27 @@ it('stores each collection through one model', () => {
   expect(seen.filter((name, index) => seen.indexOf(name) !== index)).toEqual([]);
 });
 
-it('has every collection created by exactly one primitive, or listed as a known exception', () => {
+it('has every collection created by exactly one primitive', () => {
   const owners = collectionOwners();
-  const unowned = collections().filter((name) => !owners.has(name) && !(name in KNOWN_EXCEPTIONS));
-  expect(unowned).toEqual([]);
-  // An exception moved onto a primitive leaves the list; one whose collection is gone too.
-  const stale = Object.keys(KNOWN_EXCEPTIONS).filter((name) => owners.has(name) || !collections().includes(name));
-  expect(stale).toEqual([]);
+  expect(collections().filter((name) => !owners.has(name))).toEqual([]);
 });
 
 const WRITE_CALL =
   /\b([A-Za-z_$][\w$]*)\s*\.\s*(create|insertMany|insertOne|updateOne|updateMany|replaceOne|findOneAndUpdate|findByIdAndUpdate|findOneAndReplace|findOneAndDelete|findByIdAndDelete|deleteOne|deleteMany|bulkWrite|save)\s*\(/g;
-/** A claim, which an exception's own protocol may be built of (its numbering, say). */
-const CLAIM_CALL = /\b(?:claimOnce|claimAll)\(\s*([A-Za-z_$][\w$]*)/g;
 const UPDATE_OPERATOR = /\$(set|unset|inc|push|pull|addToSet|rename|setOnInsert)\b/g;
 
-it('leaves writes to the primitives, outside the known exceptions', () => {
-  const exceptionsOf = (repoPath: string) =>
-    Object.keys(KNOWN_EXCEPTIONS).filter((name) => KNOWN_EXCEPTIONS[name]!.writers.includes(repoPath));
+it('leaves writes to the primitives', () => {
   const offences: string[] = [];
   for (const { path, repoPath } of productFiles) {
     if (repoPath.startsWith(STORE_DIR)) continue;
     const source = code(path);
-    const allowed = exceptionsOf(repoPath);
     for (const [call, receiver, method] of source.matchAll(WRITE_CALL)) {
       const collection = modelNames.get(receiver!);
-      // A model's raw driver collection (`collection.deleteMany`) counts as the file's exception's.
-      const rawCollection = receiver === 'collection' && allowed.length > 0;
+      // A model's raw driver collection (`collection.deleteMany`) is a write too.
       if (collection === undefined && receiver !== 'collection') continue;
-      if (rawCollection || (collection !== undefined && allowed.includes(collection))) continue;
       offences.push(`${repoPath}: ${call.trim()} (${method} on ${collection ?? receiver})`);
     }
-    for (const [operator] of source.matchAll(UPDATE_OPERATOR))
-      if (allowed.length === 0) offences.push(`${repoPath}: ${operator} (an in-place update)`);
+    for (const [operator] of source.matchAll(UPDATE_OPERATOR)) offences.push(`${repoPath}: ${operator} (an in-place update)`);
   }
   expect(offences).toEqual([]);
-});
-
-it('names only writers that still write their collection', () => {
-  const idle: string[] = [];
-  for (const [name, exception] of Object.entries(KNOWN_EXCEPTIONS)) {
-    for (const writer of exception.writers) {
-      const source = code(join(ROOT, writer));
-      const writes =
-        [...source.matchAll(WRITE_CALL)].some(([, receiver]) => modelNames.get(receiver!) === name || receiver === 'collection') ||
-        [...source.matchAll(CLAIM_CALL)].some(([, receiver]) => modelNames.get(receiver!) === name);
-      if (!writes) idle.push(`${writer} (${name})`);
-    }
-  }
-  expect(idle).toEqual([]);
 });

@@ -3,7 +3,7 @@
  * memory, a word in more polls than the cap is marked common and checked by key newest first, common words
  * alone are matched in the newest polls, and the answer says when more match.
  */
-import { PollModel, PollSearchTermModel, indexPollForSearch, listPoll, searchPolls } from '../src';
+import { PollModel, PollSearchTermModel, indexPollForSearch, listPoll, recordPollActive, recordPollCreating, searchPolls } from '../src';
 import { storedModel } from './support';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../tests/support/integration';
 
@@ -19,9 +19,11 @@ beforeAll(async () => {
       feedbackPrompt: `Which logo for ${n % 3 === 0 ? 'the bakery' : 'the café'}${n === 7 ? ' zeppelin' : ''}?`,
       logos: [{ id: `logo${n}`, filename: `logo${n}.png`, originalName: `mark${n}.png`, contentType: 'image/png', size: 100 }],
     };
+    await recordPollCreating(poll._id);
     await PollModel.create(poll);
     await indexPollForSearch(poll);
     await listPoll(poll._id);
+    await recordPollActive(poll._id);
   }
 });
 afterAll(() => dropTestDatabase());

@@ -6,7 +6,17 @@ import request from 'supertest';
 import { mailCatcherClient } from '@logovote/devstack';
 import { CSRF_REJECTED, type ObjectStore } from '@logovote/service-kit';
 import { CREATOR_TOKEN_HEADER, CREATOR_TOKEN_REJECTED, DAY_MS } from '@logovote/contracts';
-import { PollModel, hasPollContact, hashCreatorToken, newCreatorToken, readPollContact } from '@logovote/models';
+import {
+  PollModel,
+  hasPollContact,
+  hashCreatorToken,
+  newCreatorToken,
+  readPollContact,
+  recordPollDeleting,
+  readPollStatus,
+  recordPollActive,
+  recordPollCreating,
+} from '@logovote/models';
 import { testStack } from '../../../tests/support/stack-env';
 // The fixtures the votes tests use for polls, tokens and databases (see the report: to move to tests/support).
 import {
@@ -109,7 +119,7 @@ it('e-mails the voting and results links, in text and HTML, and records the crea
   const contact = await readPollContact(sessionId);
   expect(contact?.email).toBe(address);
   expect(contact?.lastActivityAt.getTime()).toBeGreaterThan(lastWeek.getTime());
-  expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
+  expect((await readPollStatus(sessionId)).lastActivityAt).toEqual(lastWeek);
 });
 
 it("adds each channel's voting link, numbered, without the channels' names", async () => {
@@ -145,7 +155,9 @@ it("carries the question, the logos' names and each logo small, as inline images
     }),
   );
   const question = 'Which logo should go on the "new" vans?';
-  await PollModel.create({ _id, logos, feedbackPrompt: question, lastActivityAt: new Date(), state: 'active' });
+  await recordPollCreating(_id);
+  await PollModel.create({ _id, logos, feedbackPrompt: question });
+  await recordPollActive(_id);
   const address = newAddress();
   await notify(_id, { email: address }).expect(200);
 
@@ -243,7 +255,7 @@ it("removes a deleted poll's sends and creator address, and only that poll's", a
   const doomed = await createPoll();
   const kept = await createPoll();
   for (const { sessionId } of [doomed, kept]) await notify(sessionId, { email: newAddress() }).expect(200);
-  await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
+  await recordPollDeleting(doomed.sessionId);
 
   expect(await purgeNotifyDataOfDeletedPolls()).toBe(1);
   expect(await hasPollContact(doomed.sessionId)).toBe(false);

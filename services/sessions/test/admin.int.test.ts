@@ -1,6 +1,15 @@
 import request from 'supertest';
 import { AdminPollList, DeletedPoll } from '@logovote/contracts';
-import { PollModel, VoterSeatModel, listPoll, recordNotifyActivity } from '@logovote/models';
+import {
+  PollModel,
+  VoterSeatModel,
+  listPoll,
+  recordNotifyActivity,
+  deletePollStatus,
+  recordPaymentPlan,
+  recordPollActive,
+  recordPollCreating,
+} from '@logovote/models';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { objectNames } from '../../../tests/support/integration';
 import { POLL_NOT_FOUND } from '../src/routes/admin';
@@ -19,11 +28,12 @@ describe('admin API', () => {
       'Older poll',
     );
     const newer = await createdSession(bed.server, [['c.png', await png()]]);
-    await PollModel.updateOne({ _id: older.sessionId }, { $set: { paymentPlan: 'paid' } });
+    await recordPaymentPlan(older.sessionId, 'paid');
     // What the notify service records once the links went to the creator.
     await recordNotifyActivity(older.sessionId, 'maker@example.com');
     await insertVotes(older.sessionId, [older.logos[1]!.id, older.logos[1]!.id, older.logos[0]!.id]);
-    await PollModel.create({ _id: 'halfCreatedPoll0', state: 'creating', logos: [] });
+    await recordPollCreating('halfCreatedPoll0');
+    await PollModel.create({ _id: 'halfCreatedPoll0', logos: [] });
 
     const res = await request(bed.server).get('/api/admin/polls');
     expect(res.status).toBe(200);
@@ -45,6 +55,7 @@ describe('admin API', () => {
     });
     expect(Date.now() - Date.parse(polls[1]!.createdAt)).toBeLessThan(60_000);
     await PollModel.deleteOne({ _id: 'halfCreatedPoll0' });
+    await deletePollStatus('halfCreatedPoll0');
   });
 
   it('deletes a poll with its votes and its images in MinIO, and says what it removed', async () => {
@@ -86,8 +97,10 @@ describe('admin API', () => {
     // 45 more polls, listed as creation lists them; one of them deleted again.
     const ids = Array.from({ length: 45 }, (_, index) => `PagedPoll${String(index).padStart(7, '0')}`);
     for (const id of ids) {
+      await recordPollCreating(id);
+      await PollModel.create({ _id: id, logos: [] });
       await listPoll(id);
-      await PollModel.create({ _id: id, state: 'active', logos: [] });
+      await recordPollActive(id);
     }
     const deleted = ids[30]!;
     expect((await request(bed.server).delete(`/api/admin/polls/${deleted}`)).status).toBe(200);

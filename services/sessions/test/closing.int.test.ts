@@ -132,8 +132,8 @@ describe('POST /api/sessions/{id}/close and /reopen', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
     expect(await readPollStatus(sessionId)).toMatchObject({ closed: true });
-    // After its creation's version, one close.
-    expect(await PollStatusModel.find({ key: sessionId }, { seq: 1, _id: 0 }).lean()).toEqual([{ seq: 2 }]);
+    // After its creation's two versions ('creating', then 'active'), one close.
+    expect(await PollStatusModel.find({ key: sessionId }, { seq: 1, _id: 0 }).lean()).toEqual([{ seq: 3 }]);
 
     // Closes and reopens racing: the newest entry wins and at most one older one is left behind.
     await Promise.all(Array.from({ length: 8 }, (_, index) => change(index % 2 ? 'close' : 'reopen', sessionId, creatorToken)));

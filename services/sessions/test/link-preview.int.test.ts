@@ -1,7 +1,7 @@
 import request from 'supertest';
 import sharp from 'sharp';
 import { DeletedPoll, PREVIEW_IMAGE_HEIGHT, PREVIEW_IMAGE_WIDTH, SESSION_NOT_FOUND, previewImagePath } from '@logovote/contracts';
-import { PollModel } from '@logovote/models';
+import { recordPollDeleting } from '@logovote/models';
 import { jpeg, png, svg, webp } from '../../../packages/media-pipeline/test/fixtures';
 import { previewObjectName } from '../src/polls/object-store';
 import { DEFAULT_SVG_SETTINGS, createUploadPipeline } from '@logovote/media-pipeline';
@@ -105,7 +105,7 @@ describe('GET /api/sessions/{id}/preview.png', () => {
       ['b.png', await png()],
     ]);
     expect((await pngOf(previewImagePath(poll.sessionId))).status).toBe(200);
-    await PollModel.updateOne({ _id: poll.sessionId }, { $set: { state: 'deleting' } });
+    await recordPollDeleting(poll.sessionId);
     const answer = await request(bed.server).get(previewImagePath(poll.sessionId));
     expect(answer.status).toBe(404);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);

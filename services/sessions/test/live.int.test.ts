@@ -10,7 +10,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { LiveCounts, POLL_HIDDEN, SESSION_NOT_FOUND } from '@logovote/contracts';
-import { PollModel, PollReportModel, VoterSeatModel, hideIfReportedEnough, insertReport, signalSecond } from '@logovote/models';
+import {
+  PollModel,
+  PollReportModel,
+  VoterSeatModel,
+  hideIfReportedEnough,
+  insertReport,
+  recordPollDeleting,
+  signalSecond,
+} from '@logovote/models';
 import { storedModel } from '@logovote/models/test-support';
 import { buildApp as buildVotesApp } from '../../votes/src/app';
 import { loadConfig as loadVotesConfig } from '../../votes/src/config';
@@ -160,7 +168,7 @@ describe('GET /api/sessions/:id/live', () => {
     const { sessionId } = await createPoll();
     const stream = await watch(url, sessionId);
     await stream.waitFor(() => true);
-    await PollModel.updateOne({ _id: sessionId }, { $set: { state: 'deleting' } });
+    await recordPollDeleting(sessionId);
     await stream.ended;
     // The counts, then the 'ended' event's data.
     expect(stream.events).toHaveLength(2);

@@ -8,12 +8,14 @@ import {
   hasVoteData,
   purgeVotesOfDeletedPolls,
   recordNotifyActivity,
+  recordPollDeleting,
+  readPollStatus,
 } from '@logovote/models';
 import { storedModel } from '@logovote/models/test-support';
 import { DAY_MS, MINUTE_MS } from '@logovote/contracts';
 import { runInBackground } from '@logovote/service-kit';
 import { png } from '../../../packages/media-pipeline/test/fixtures';
-import { objectNames, silentLogger } from '../../../tests/support/integration';
+import { backdatePoll, objectNames, silentLogger } from '../../../tests/support/integration';
 import { loadConfig } from '../src/config';
 import { deletePoll } from '../src/polls/delete-poll';
 import { startRetentionSweep, sweepPolls } from '../src/polls/retention';
@@ -30,10 +32,14 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
 }
 
 const pollExists = async (id: string) => (await PollModel.countDocuments({ _id: id })) > 0;
+const pollStatuses = () => PollModel.db.collection('poll_status');
+/** Turns a created poll's status back to 'creating' since `since`, as a creation that stopped before its last step left it. */
+const stopCreation = (id: string, since: Date) =>
+  pollStatuses().updateMany({ key: id } as never, { $set: { state: 'creating', at: since } });
 
 describe('retention', () => {
   afterEach(async () => {
-    await Promise.all([PollModel.deleteMany({}), VoterSeatModel.deleteMany({})]);
+    await Promise.all([PollModel.deleteMany({}), pollStatuses().deleteMany({}), VoterSeatModel.deleteMany({})]);
     await bed.store.client.removeObjects(bed.store.bucket, await objectNames(bed.store));
   });
 
@@ -74,8 +80,8 @@ describe('retention', () => {
   it('keeps polls active within the period and deletes those idle for longer (30 days)', async () => {
     const recent = await createdSession(bed.server, [['a.png', await png()]]);
     const stale = await createdSession(bed.server, [['b.png', await png()]]);
-    await PollModel.updateOne({ _id: recent.sessionId }, { $set: { lastActivityAt: new Date(Date.now() - 29 * DAY_MS) } });
-    await PollModel.updateOne({ _id: stale.sessionId }, { $set: { lastActivityAt: new Date(Date.now() - 31 * DAY_MS) } });
+    await backdatePoll(recent.sessionId, new Date(Date.now() - 29 * DAY_MS));
+    await backdatePoll(stale.sessionId, new Date(Date.now() - 31 * DAY_MS));
     const deleted = await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS });
     expect(deleted).toEqual([stale.sessionId]);
     expect(await pollExists(recent.sessionId)).toBe(true);
@@ -86,7 +92,7 @@ describe('retention', () => {
     const voted = await createdSession(bed.server, [['a.png', await png()]]);
     const mailed = await createdSession(bed.server, [['b.png', await png()]]);
     for (const poll of [voted, mailed]) {
-      await PollModel.updateOne({ _id: poll.sessionId }, { $set: { lastActivityAt: new Date(Date.now() - 31 * DAY_MS) } });
+      await backdatePoll(poll.sessionId, new Date(Date.now() - 31 * DAY_MS));
     }
     // Recorded by the votes and notify services in their own collections.
     await insertVotes(voted.sessionId, [voted.logos[0]!.id]);
@@ -94,24 +100,21 @@ describe('retention', () => {
 
     expect(await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS })).toEqual([]);
     for (const poll of [voted, mailed]) {
-      expect((await PollModel.findById(poll.sessionId).lean())?.lastActivityAt.getTime()).toBeGreaterThan(Date.now() - DAY_MS);
+      expect((await readPollStatus(poll.sessionId)).lastActivityAt.getTime()).toBeGreaterThan(Date.now() - DAY_MS);
     }
   });
 
   it('finishes a deletion and a creation that a stopped process left halfway', async () => {
     const interrupted = await createdSession(bed.server, [['a.png', await png()]]);
     // A deletion that stopped after marking the poll (its votes and image still there).
-    await PollModel.updateOne({ _id: interrupted.sessionId }, { $set: { state: 'deleting' } });
+    await recordPollDeleting(interrupted.sessionId);
     await insertVotes(interrupted.sessionId, [interrupted.logos[0]!.id]);
     // A creation that stopped after storing an image, 20 minutes ago.
     const abandoned = await createdSession(bed.server, [['b.png', await png()]]);
-    await PollModel.collection.updateOne(
-      { _id: abandoned.sessionId as never },
-      { $set: { state: 'creating', createdAt: new Date(Date.now() - 20 * MINUTE_MS) } },
-    );
+    await stopCreation(abandoned.sessionId, new Date(Date.now() - 20 * MINUTE_MS));
     // A creation in progress right now is left alone.
     const inProgress = await createdSession(bed.server, [['c.png', await png()]]);
-    await PollModel.updateOne({ _id: inProgress.sessionId }, { $set: { state: 'creating' } });
+    await stopCreation(inProgress.sessionId, new Date());
 
     const deleted = await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS });
     expect(deleted.sort()).toEqual([interrupted.sessionId, abandoned.sessionId].sort());
@@ -126,7 +129,7 @@ describe('retention', () => {
     await bed.votesPurge.stop();
     try {
       expect(await deletePoll(bed.store, poll.sessionId, { waitMs: 300 })).toEqual({ logos: 1, votes: 1, objects: 1 });
-      expect((await PollModel.findById(poll.sessionId).lean())?.state).toBe('deleting');
+      expect((await readPollStatus(poll.sessionId)).state).toBe('deleting');
       expect((await request(bed.server).get(`/api/sessions/${poll.sessionId}`)).status).toBe(404);
       // For the admin it is gone already: a second delete finds nothing.
       expect(await deletePoll(bed.store, poll.sessionId)).toBeNull();
@@ -159,21 +162,17 @@ describe('retention', () => {
     await until(async () => (await PollModel.countDocuments({ feedbackPrompt: 'Orphan kite' })) === 1, 'the creation is under way', 60_000);
     socket.destroy();
     // The server finishes the creation: a poll nobody holds a link to, with no votes and no e-mail.
-    await until(
-      async () => (await PollModel.countDocuments({ feedbackPrompt: 'Orphan kite', state: 'active' })) === 1,
-      'the orphan is created',
-      60_000,
-    );
     const orphan = (await PollModel.findOne({ feedbackPrompt: 'Orphan kite' }).lean())!;
+    await until(async () => (await readPollStatus(orphan._id)).state === 'active', 'the orphan is created', 60_000);
     const [image] = orphan.logos.map((logo) => logo.filename);
     expect(await objectNames(bed.store)).toContain(image);
     expect(await PollSearchTermModel.countDocuments({ pollId: orphan._id })).toBeGreaterThan(0);
 
     // Within the period it stays, as any poll nobody has voted in or asked the links of.
-    await PollModel.updateOne({ _id: orphan._id }, { $set: { lastActivityAt: new Date(Date.now() - 29 * DAY_MS) } });
+    await backdatePoll(orphan._id, new Date(Date.now() - 29 * DAY_MS));
     expect(await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS })).toEqual([]);
     // Past it, it goes with its image, its list entry and its search entries.
-    await PollModel.updateOne({ _id: orphan._id }, { $set: { lastActivityAt: new Date(Date.now() - 31 * DAY_MS) } });
+    await backdatePoll(orphan._id, new Date(Date.now() - 31 * DAY_MS));
     expect(await sweepPolls({ store: bed.store, logger: silentLogger, retentionMs: 30 * DAY_MS })).toEqual([orphan._id]);
     expect(await pollExists(orphan._id)).toBe(false);
     expect(await objectNames(bed.store)).not.toContain(image);

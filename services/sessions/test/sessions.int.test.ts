@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { CSRF_COOKIE, CSRF_REJECTED } from '@logovote/service-kit';
 import { CreatedSession, LogoFilename, SessionView } from '@logovote/contracts';
-import { PollModel } from '@logovote/models';
+import { PollModel, deletePollStatus, readPollStatus } from '@logovote/models';
 import { jpeg, oversized, pixelBombPng, png, svg, webp, zipArchive } from '../../../packages/media-pipeline/test/fixtures';
-import { objectNames } from '../../../tests/support/integration';
+import { backdatePoll, createPoll, objectNames } from '../../../tests/support/integration';
 import { SESSION_NOT_FOUND } from '@logovote/contracts';
 import { NO_LOGOS, TOO_MANY_LOGOS } from '../src/routes/sessions';
 import { PUBLIC_ORIGIN, createSession, createdSession, insertVotes, sessionsTestbed } from './support';
@@ -52,7 +52,8 @@ describe('POST /api/sessions', () => {
     expect(cookie.toLowerCase()).toContain('samesite=lax');
 
     const stored = await PollModel.findById(session.sessionId).lean();
-    expect(stored).toMatchObject({ state: 'active', paymentPlan: 'free', feedbackPrompt: 'Which one says "fresh"?' });
+    expect(stored).toMatchObject({ feedbackPrompt: 'Which one says "fresh"?' });
+    expect(await readPollStatus(session.sessionId)).toMatchObject({ state: 'active', paymentPlan: 'free' });
     expect(stored?.logos.map((logo) => [logo.contentType, logo.size])).toEqual([
       ['image/png', logos[0]![1].length],
       ['image/jpeg', logos[1]![1].length],
@@ -230,8 +231,8 @@ describe('GET /api/sessions/:sessionId', () => {
 
   it('does not show a poll that is still being created or is being deleted', async () => {
     for (const state of ['creating', 'deleting'] as const) {
-      await PollModel.create({ _id: `${state.slice(0, 8)}AAAAAAAA`, state, logos: [] });
-      const res = await request(bed.server).get(`/api/sessions/${state.slice(0, 8)}AAAAAAAA`);
+      const { sessionId } = await createPoll({ state });
+      const res = await request(bed.server).get(`/api/sessions/${sessionId}`);
       expect(res.status).toBe(404);
     }
   });
@@ -242,7 +243,7 @@ describe('PUT /api/sessions/:sessionId/plan', () => {
     const agent = request.agent(bed.server);
     const created = await createdSession(bed.server, [['a.png', await png()]]);
     const lookup = await agent.get(`/api/sessions/${created.sessionId}`);
-    await PollModel.updateOne({ _id: created.sessionId }, { $set: { lastActivityAt: new Date(0) } });
+    await backdatePoll(created.sessionId, new Date(0), new Date());
 
     const res = await agent
       .put(`/api/sessions/${created.sessionId}/plan`)
@@ -250,9 +251,9 @@ describe('PUT /api/sessions/:sessionId/plan', () => {
       .send({ paymentPlan: 'bulk' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ sessionId: created.sessionId, paymentPlan: 'bulk' });
-    const poll = await PollModel.findById(created.sessionId).lean();
-    expect(poll?.paymentPlan).toBe('bulk');
-    expect(poll?.lastActivityAt.getTime()).toBeGreaterThan(0);
+    const status = await readPollStatus(created.sessionId);
+    expect(status.paymentPlan).toBe('bulk');
+    expect(status.lastActivityAt.getTime()).toBeGreaterThan(0);
   });
 
   it('uses the token issued at creation together with its cookie', async () => {
@@ -282,7 +283,9 @@ describe('PUT /api/sessions/:sessionId/plan', () => {
     expect(wrongPlan.status).toBe(400);
     expect(wrongPlan.body.message).toMatch(/^paymentPlan: /);
 
+    // As a deletion ends: the poll, then its status.
     await PollModel.deleteOne({ _id: created.sessionId });
+    await deletePollStatus(created.sessionId);
     const gone = await agent
       .put(`/api/sessions/${created.sessionId}/plan`)
       .set('X-CSRF-Token', created.csrfToken)

@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { ANALYTICS_RETENTION_DAYS, DAY_MS, MAX_ANALYTICS_BATCH } from '@logovote/contracts';
-import { PollModel, hasVoteData, purgeVotesOfDeletedPolls, recordAnalyticsEvents, sweepAnalyticsEvents } from '@logovote/models';
+import {
+  hasVoteData,
+  purgeVotesOfDeletedPolls,
+  recordAnalyticsEvents,
+  sweepAnalyticsEvents,
+  recordPollCreating,
+  recordPollDeleting,
+} from '@logovote/models';
 import { storedModel } from '@logovote/models/test-support';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -109,7 +116,8 @@ describe('analytics retention', () => {
     const res = await send({ events: [event('results_viewed', { session_id: deleted }), event('results_viewed', { session_id: other })] });
     expect(res.status).toBe(202);
     await expect(hasVoteData(deleted)).resolves.toBe(true);
-    await PollModel.collection.insertOne({ _id: deleted as never, state: 'deleting' });
+    await recordPollCreating(deleted);
+    await recordPollDeleting(deleted);
     await purgeVotesOfDeletedPolls();
     await expect(hasVoteData(deleted)).resolves.toBe(false);
     expect(await AnalyticsEventModel.countDocuments({ sessionId: deleted })).toBe(0);

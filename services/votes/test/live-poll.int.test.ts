@@ -94,20 +94,19 @@ it('answers 404 to the next vote and my-vote of a poll whose deletion began, at 
         expect([answer.status, answer.body]).toEqual([404, { message: SESSION_NOT_FOUND }]);
     }
   };
-  // The sessions service's deletion (its delete-poll): the poll marked 'deleting', then its status.
-  await PollModel.updateOne({ _id: sessionId }, { $set: { state: 'deleting' } });
+  // The sessions service's deletion (its delete-poll): the status marked 'deleting', then the poll removed, then its status.
   await recordPollDeleting(sessionId);
-  await expectGone();
-  await deletePollStatus(sessionId);
   await expectGone();
   await PollModel.deleteOne({ _id: sessionId });
   await expectGone();
+  await deletePollStatus(sessionId);
+  await expectGone();
 });
 
-it('answers 404 for a poll whose status was written anew after its deletion removed it (a report racing the deletion)', async () => {
+it('answers 404 for a poll whose status a change tried to write after its deletion removed it (a close racing the deletion)', async () => {
   const { sessionId, logoIds } = await pollReadByBoth();
-  await PollModel.updateOne({ _id: sessionId }, { $set: { state: 'deleting' } });
   await recordPollDeleting(sessionId);
+  await PollModel.deleteOne({ _id: sessionId });
   await deletePollStatus(sessionId);
   await recordVotingState(sessionId, false);
   await recordVotingState(sessionId, true);

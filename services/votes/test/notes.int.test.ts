@@ -10,6 +10,7 @@ import {
   readNotes,
   removeNote,
   recordVotingState,
+  recordPollDeleting,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -342,7 +343,7 @@ describe('deletion', () => {
       await vote(poll.sessionId, poll.logoIds[0]!, fingerprint).expect(200);
       await putNote(poll.sessionId, fingerprint, { logoId: poll.logoIds[1], note: 'Bolder' }).expect(200);
     }
-    await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
+    await recordPollDeleting(doomed.sessionId);
     await purgeVotesOfDeletedPolls();
     expect(await LogoNoteModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
     expect(await hasVoteData(doomed.sessionId)).toBe(false);

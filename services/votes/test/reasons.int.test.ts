@@ -11,6 +11,7 @@ import {
   purgeVotesOfDeletedPolls,
   readReasons,
   recordVotingState,
+  recordPollDeleting,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -290,7 +291,7 @@ describe('deletion', () => {
       await vote(poll.sessionId, poll.logoIds[0]!, fingerprint).expect(200);
       await giveReason(poll.sessionId, fingerprint, { reason: 'Nice' }).expect(200);
     }
-    await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
+    await recordPollDeleting(doomed.sessionId);
     // Votes, ledger and cookies are gone; the reasons too, or the sessions service would wait for them.
     await purgeVotesOfDeletedPolls();
     expect(await VoteReasonModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);

@@ -13,6 +13,7 @@ import {
   recordReview,
   reportsOfRound,
   voteLedger,
+  recordPollDeleting,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -196,16 +197,16 @@ describe('hiding a reported poll', () => {
       ]),
     );
     // Reports keep coming in (counted once per address) without a second hiding: the status is as it was
-    // (version 1 is its creation's, version 2 marked it reported, version 3 hid it).
+    // (versions 1 and 2 are its creation's, version 3 marked it reported, version 4 hid it).
     await reportFromAddresses(sessionId, 1);
-    expect(await statusVersions(sessionId)).toEqual([3]);
+    expect(await statusVersions(sessionId)).toEqual([4]);
   });
 
   it('hides once when the threshold is crossed by concurrent reports', async () => {
     const { sessionId } = await createPoll();
     await Promise.all(Array.from({ length: TO_HIDE + 2 }, () => report(sessionId, { category: 'hateful' }, newAddress()).expect(200)));
     expect(await readPollStatus(sessionId)).toMatchObject({ round: 0, hidden: true });
-    expect(await statusVersions(sessionId)).toEqual([3]);
+    expect(await statusVersions(sessionId)).toEqual([4]);
   });
 
   it('takes back a vote written while the poll got hidden (the race) and refuses it', async () => {
@@ -249,7 +250,7 @@ describe('hiding a reported poll', () => {
     const doomed = await createPoll();
     const kept = await createPoll();
     for (const poll of [doomed, kept]) await reportFromAddresses(poll.sessionId, TO_HIDE);
-    await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
+    await recordPollDeleting(doomed.sessionId);
     expect(await hasVoteData(doomed.sessionId)).toBe(true);
     await purgeVotesOfDeletedPolls();
     expect(await hasVoteData(doomed.sessionId)).toBe(false);

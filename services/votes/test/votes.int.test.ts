@@ -13,6 +13,8 @@ import {
   recordVotingState,
   voteLedger,
   livePollReader,
+  recordPollDeleting,
+  readPollStatus,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -121,7 +123,7 @@ describe('my-vote and vote', () => {
     expect((await voteLedger.lastChangeAt(sessionId))?.getTime()).toBeGreaterThanOrEqual(before - 1000);
     await voteLedger.fold(sessionId);
     expect((await voteLedger.lastChangeAt(sessionId))?.getTime()).toBeGreaterThanOrEqual(before - 1000);
-    expect((await PollModel.findById(sessionId).lean())?.lastActivityAt).toEqual(lastWeek);
+    expect((await readPollStatus(sessionId)).lastActivityAt).toEqual(lastWeek);
   });
 
   it('removes the votes of a poll being deleted, and only of that poll', async () => {
@@ -129,7 +131,7 @@ describe('my-vote and vote', () => {
     const kept = await createPoll();
     for (const poll of [doomed, kept]) await vote(poll.sessionId, poll.logoIds[0]!, newFingerprint()).expect(200);
     await voteLedger.fold(doomed.sessionId);
-    await PollModel.updateOne({ _id: doomed.sessionId }, { $set: { state: 'deleting' } });
+    await recordPollDeleting(doomed.sessionId);
 
     expect(await VoterCookieModel.countDocuments({ pollId: doomed.sessionId })).toBe(1);
     expect(await purgeVotesOfDeletedPolls()).toBeGreaterThanOrEqual(1);

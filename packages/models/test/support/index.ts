@@ -148,6 +148,30 @@ export async function listPollsInBulk(pollIds: string[]): Promise<void> {
   );
 }
 
+/**
+ * Makes new polls active in bulk (the benchmark's loads): each poll's status gets its first version, active,
+ * under the versioned value's id scheme (`<key>#<seq, 10 digits>`, src/store/versioned-value.ts). Only for
+ * polls without a status.
+ */
+export async function activatePollsInBulk(pollIds: string[], at: Date = new Date()): Promise<void> {
+  const first = (pollId: string) => ({
+    _id: `${pollId}#${'1'.padStart(10, '0')}`,
+    key: pollId,
+    owner: pollId,
+    seq: 1,
+    at,
+    state: 'active',
+    paymentPlan: 'free',
+    lastActivityAt: at,
+    closed: false,
+    closedAt: null,
+    round: 0,
+    hidden: false,
+    reportedAt: null,
+  });
+  await storedModel('poll_status').collection.insertMany(pollIds.map(first) as never[], { ordered: false });
+}
+
 /** The number of a logo's newest reason slot (-1: none). */
 export const newestReasonSeq = (pollId: string, logoId: string): Promise<number> => reasonSlots.newestSeq(logoLog(pollId, logoId));
 

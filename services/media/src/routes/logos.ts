@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { POLL_HIDDEN } from '@logovote/contracts';
 import { LOGO_NOT_FOUND, requestedLogoName, sendLogoObject } from '@logovote/media-pipeline';
-import { PollModel, activePoll, pollOfLogoFile, readPollStatus } from '@logovote/models';
+import { pollOfLogoFile, readPollStatus } from '@logovote/models';
 import { HttpError, type ObjectStore } from '@logovote/service-kit';
 
 /** Object names are random, so an object never changes under its name. */
@@ -26,7 +26,7 @@ function rememberedPollOfLogoFile(): (filename: string) => Promise<string | null
 
 /**
  * GET and HEAD /api/logos/{filename}: logo images from object storage, of polls that may be shown. The
- * file's poll is one key lookup (logo_files, remembered), then the poll's state and its status together:
+ * file's poll is one key lookup (logo_files, remembered), then the poll's status:
  * a poll being deleted (or never finished) answers 404, one hidden pending review 403 (docs/moderation.md).
  * A 304 is answered only after the same checks.
  */
@@ -39,8 +39,8 @@ export function logosRouter(store: ObjectStore): Router {
     const name = requestedLogoName(ctx.params.filename);
     const pollId = await pollOf(name);
     if (!pollId) throw new HttpError(404, LOGO_NOT_FOUND);
-    const [active, status] = await Promise.all([PollModel.exists(activePoll(pollId)), readPollStatus(pollId)]);
-    if (active === null) throw new HttpError(404, LOGO_NOT_FOUND);
+    const status = await readPollStatus(pollId);
+    if (status.state !== 'active') throw new HttpError(404, LOGO_NOT_FOUND);
     if (status.hidden) throw new HttpError(403, POLL_HIDDEN);
     await sendLogoObject(ctx, store, name, IMMUTABLE);
   });

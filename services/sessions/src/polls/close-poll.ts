@@ -1,12 +1,4 @@
-import {
-  PollModel,
-  activePoll,
-  deletePollStatus,
-  findActivePoll,
-  isCreatorTokenOf,
-  recordVotingState,
-  signalPollVisibility,
-} from '@logovote/models';
+import { findActivePoll, isCreatorTokenOf, recordVotingState, signalPollVisibility } from '@logovote/models';
 
 /** How a close or reopen went: the poll's voting state as recorded, or why nothing was. */
 export type VotingStateOutcome =
@@ -30,12 +22,8 @@ export async function setVotingState(
   const pollId = poll._id;
   if (!(await isCreatorTokenOf(pollId, creatorToken))) return { outcome: 'not-creator' };
   const state = await recordVotingState(pollId, closed);
-  // A deletion that began meanwhile has already removed the poll's state, or is about to: what this wrote
-  // must not outlive the poll.
-  if (!(await PollModel.exists(activePoll(pollId)))) {
-    await deletePollStatus(pollId);
-    return { outcome: 'poll-not-found' };
-  }
+  // Only an active poll's status changes: a deletion that began meanwhile left it as it was.
+  if (state.state !== 'active') return { outcome: 'poll-not-found' };
   // Streams that show the counts only while voting is closed end when it reopens (docs/results-visibility.md).
   if (poll.resultsVisibility) await signalPollVisibility(pollId);
   return { outcome: 'recorded', pollId, closed: state.closed, closedAt: state.closedAt };

@@ -2,14 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { DAY_MS, defaultLogoName, HOUR_MS, type Channel, type LogoOrder, type ResultsVisibility } from '@logovote/contracts';
 import { UploadRejected, type InspectedImage, type UploadPipeline, type UploadedFile } from '@logovote/media-pipeline';
 import {
-  PollModel,
   claimRateTicket,
   deleteLogoFiles,
   deletePollStatus,
   indexPollForSearch,
+  insertPoll,
   listPoll,
   recordLogoFiles,
   recordPollActive,
+  recordPollCreating,
+  removePoll,
   unindexPollForSearch,
   unlistPoll,
   type StoredLogo,
@@ -83,9 +85,9 @@ const newChannelId = () => randomBytes(6).toString('base64url');
 
 /**
  * Stores checked logos and records the poll. Without transactions the steps are ordered so that no
- * failure leaves anything behind: the poll is recorded as 'creating' first (so a crash midway leaves a
- * record the retention sweep finds and removes with its objects), then the images are stored, then the
- * poll becomes 'active'. Any failure removes what was stored at once (if even that fails, the sweep
+ * failure leaves anything behind: the poll's status is recorded as 'creating' first (so a crash midway
+ * leaves a record the retention sweep finds and removes with the poll and its objects), then the poll,
+ * then the images are stored, then the status becomes 'active'. Any failure removes what was stored at once (if even that fails, the sweep
  * finishes it later) and resolves 'storage-failed'.
  */
 async function storePoll(
@@ -120,9 +122,10 @@ async function storePoll(
   let attempted: string | undefined;
   let recorded = false;
   try {
-    await PollModel.create({
+    await recordPollCreating(pollId);
+    recorded = true;
+    await insertPoll({
       _id: pollId,
-      state: 'creating',
       feedbackPrompt,
       logoOrder,
       sharedNetwork,
@@ -131,7 +134,6 @@ async function storePoll(
       logos: stored,
       creatorTokenHash,
     });
-    recorded = true;
     // Before any image is stored: the media service serves no image whose poll it cannot find.
     await recordLogoFiles(
       pollId,
@@ -146,7 +148,6 @@ async function storePoll(
     await indexPollForSearch({ _id: pollId, createdAt: new Date(), feedbackPrompt, logos: stored });
     await listPoll(pollId);
     await recordPollActive(pollId);
-    await PollModel.updateOne({ _id: pollId, state: 'creating' }, { $set: { state: 'active', lastActivityAt: new Date() } });
   } catch (error: unknown) {
     logger.error({ err: error, pollId }, 'poll creation failed; removing what was stored');
     // An S3 put is atomic, so a failed one stored nothing; removing its name anyway is only a precaution.
@@ -156,13 +157,9 @@ async function storePoll(
     await removeLogoObjects(store, put)
       .then(() =>
         recorded
-          ? Promise.all([
-              unlistPoll(pollId),
-              unindexPollForSearch(pollId),
-              deleteLogoFiles(pollId),
+          ? Promise.all([unlistPoll(pollId), unindexPollForSearch(pollId), deleteLogoFiles(pollId), removePoll(pollId)]).then(() =>
               deletePollStatus(pollId),
-              PollModel.deleteOne({ _id: pollId }),
-            ])
+            )
           : undefined,
       )
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));

@@ -6,10 +6,10 @@ import {
   hasPollContact,
   hasVoteData,
   recordPollDeleting,
+  removePoll,
   signalPollVisibility,
   unindexPollForSearch,
   unlistPoll,
-  type PollState,
   voteLedger,
 } from '@logovote/models';
 import type { ObjectStore } from '@logovote/service-kit';
@@ -41,30 +41,30 @@ export interface DeleteOptions {
 
 /**
  * Deletes a poll with its votes and images (the admin's delete and the retention sweep). The sessions
- * service writes only its own collections: it marks the poll 'deleting', which hides it everywhere and
- * tells the votes and notify services to remove their data of it (each within a second), removes the
- * images and the list entry, and removes the poll once nothing of it is left elsewhere. Every step can
- * be repeated: if the process stops midway, or an owner is down, the retention sweep finishes the job.
+ * service writes only its own collections: it marks the poll's status 'deleting', which hides it everywhere
+ * and tells the votes and notify services to remove their data of it (each within a second), removes the
+ * images and the list entry, and removes the poll, then its status, once nothing of it is left elsewhere.
+ * Every step can be repeated: if the process stops midway, or an owner is down, the retention sweep
+ * finishes the job (the status says 'deleting' until the very end).
  * Resolves with what was removed (`votes`: those counted when the deletion began), or null when there
  * is no such poll.
  */
 export async function deletePoll(store: ObjectStore, pollId: string, options: DeleteOptions = {}): Promise<DeletedPoll['deleted'] | null> {
-  const states: PollState[] = options.resume ? ['creating', 'active', 'deleting'] : ['creating', 'active'];
   // Counted before the poll is marked: from then on the votes service may remove its votes at any moment.
   const votes = [...(await voteLedger.readCounts(pollId)).values()].reduce((sum, count) => sum + count, 0);
-  // No projection: FerretDB does not implement one on findAndModify.
-  const poll = await PollModel.findOneAndUpdate({ _id: pollId, state: { $in: states } }, { $set: { state: 'deleting' } }).lean();
-  if (!poll) return null;
-  // Readers that keep the poll's content learn of the deletion from its status (livePollReader).
-  await recordPollDeleting(pollId);
+  if (!(await recordPollDeleting(pollId, options.resume))) return null;
+  // Absent when its creation stopped before the poll was recorded, or a deletion after it was removed.
+  const logos = (await PollModel.findById(pollId, { logos: 1 }).lean())?.logos ?? [];
   // Open live results streams of the poll end now (docs/live-results.md).
   await signalPollVisibility(pollId);
   // The logos and the link preview made from them (docs/sharing.md).
-  const objects = await removeLogoObjects(store, [...poll.logos.map((logo) => logo.filename), previewObjectName(pollId)]);
+  const objects = await removeLogoObjects(store, [...logos.map((logo) => logo.filename), previewObjectName(pollId)]);
   await unlistPoll(pollId);
   await unindexPollForSearch(pollId);
-  await deletePollStatus(pollId);
   await deleteLogoFiles(pollId);
-  if (await waitForOwners(pollId, options.waitMs ?? OWNERS_WAIT_MS)) await PollModel.deleteOne({ _id: pollId });
-  return { logos: poll.logos.length, votes, objects };
+  if (await waitForOwners(pollId, options.waitMs ?? OWNERS_WAIT_MS)) {
+    await removePoll(pollId);
+    await deletePollStatus(pollId);
+  }
+  return { logos: logos.length, votes, objects };
 }

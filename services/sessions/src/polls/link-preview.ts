@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { PREVIEW_IMAGE_HEIGHT, PREVIEW_IMAGE_WIDTH, pollLinks, previewImagePath, type LinkPreviewPage } from '@logovote/contracts';
 import { DEFAULT_PREVIEW_TITLE, renderLinkPreview, type SvgSettings } from '@logovote/media-pipeline';
-import { PollModel, activePoll, logoName, storedLogoBackdrop, type Poll } from '@logovote/models';
+import { logoName, readPollStatus, storedLogoBackdrop, type Poll } from '@logovote/models';
 import { pollNotFound, type ObjectStore } from '@logovote/service-kit';
 import escapeHtml from 'escape-html';
 import { isMissing, previewObjectName } from './object-store';
@@ -39,7 +39,7 @@ async function createPreview(store: ObjectStore, poll: PreviewedPoll, svg: SvgSe
   const { etag } = await store.client.putObject(store.bucket, name, image, image.length, { 'Content-Type': 'image/png' });
   // A deletion that began meanwhile may have removed the objects before this one was written: remove it here,
   // so no image outlives its poll (the deletion marks the poll before it removes anything).
-  if ((await PollModel.exists(activePoll(poll._id))) === null) {
+  if ((await readPollStatus(poll._id)).state !== 'active') {
     await store.client.removeObject(store.bucket, name);
     throw pollNotFound();
   }

@@ -1,5 +1,5 @@
 import { REPORTED_POLL_NOTES, type ReportCategory, type ReportedPoll } from '@logovote/contracts';
-import { PollModel, activePoll, pollsAwaitingReview, readPollStatus, reportsOfRound, type Poll, voteLedger } from '@logovote/models';
+import { readActivePoll, pollsAwaitingReview, reportsOfRound, voteLedger } from '@logovote/models';
 import { logosWithCounts } from './vote-counts';
 
 /** Polls the admin list shows at most: the hidden ones first, then the most recently reported. */
@@ -7,8 +7,10 @@ export const REPORTED_POLLS_SHOWN = 100;
 
 /** One poll of the admin list, or null when it has no reports in its current round (or is gone). */
 async function reportedPoll(pollId: string): Promise<ReportedPoll | null> {
-  const [poll, state] = await Promise.all([PollModel.findOne(activePoll(pollId)).lean<Poll>(), readPollStatus(pollId)]);
-  if (!poll || state.reportedAt === null) return null;
+  const found = await readActivePoll(pollId);
+  if (!found) return null;
+  const { poll, status: state } = found;
+  if (state.reportedAt === null) return null;
   const [reports, counts] = await Promise.all([reportsOfRound(pollId, state.round), voteLedger.readCounts(pollId)]);
   if (reports.length === 0) return null;
   reports.sort((a, b) => b.at.getTime() - a.at.getTime());

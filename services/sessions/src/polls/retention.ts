@@ -1,5 +1,5 @@
 import { MINUTE_MS } from '@logovote/contracts';
-import { PollModel, activePoll, readPollContact, voteLedger } from '@logovote/models';
+import { PollModel, pollsInState, readPollContact, readPollStatus, recordPollActivity, voteLedger } from '@logovote/models';
 import { runInBackground, type Logger, type ObjectStore } from '@logovote/service-kit';
 import { deletePoll } from './delete-poll';
 
@@ -27,45 +27,49 @@ async function lastActivity(pollId: string, own: Date): Promise<Date> {
  * One pass of the retention sweep: deletes polls inactive for longer than the retention period, and
  * finishes creations and deletions a stopped process left halfway. FerretDB has no TTL indexes, so
  * this is the application's own (and behaves the same on MongoDB). Resolves with the deleted ids.
+ *
+ * Deletions under way and creations under way are found by their status (one equality lookup each, few
+ * polls). A poll can be inactive for the retention period only once it is older than that: those polls'
+ * statuses are read one by one (an equality lookup each), the newest of their activity copied into the
+ * status or the poll deleted.
  */
 export async function sweepPolls(options: RetentionOptions): Promise<string[]> {
   const now = Date.now();
+  const cutoff = new Date(now - options.retentionMs);
   const deleted: string[] = [];
+  const remove = async (pollId: string) => {
+    const removed = await deletePoll(options.store, pollId, { resume: true });
+    if (!removed) return;
+    options.logger.info({ pollId, removed }, 'retention: poll deleted');
+    deleted.push(pollId);
+  };
+  const sweep = async (pollId: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error: unknown) {
+      // Left as it is; the next sweep tries again.
+      options.logger.error({ err: error, pollId }, 'retention: could not delete poll');
+    }
+  };
+  for (const { pollId } of await pollsInState('deleting')) await sweep(pollId, () => remove(pollId));
+  for (const { pollId, since } of await pollsInState('creating'))
+    if (since.getTime() < now - ABANDONED_CREATION_MS) await sweep(pollId, () => remove(pollId));
   const attempted: string[] = [];
   for (;;) {
-    const due = await PollModel.find(
-      {
-        $or: [
-          { state: 'active', lastActivityAt: { $lt: new Date(now - options.retentionMs) } },
-          { state: 'deleting' },
-          { state: 'creating', createdAt: { $lt: new Date(now - ABANDONED_CREATION_MS) } },
-        ],
-        _id: { $nin: attempted },
-      },
-      { state: 1, lastActivityAt: 1 },
-    )
+    const old = await PollModel.find({ createdAt: { $lt: cutoff }, _id: { $nin: attempted } }, { _id: 1 })
       .limit(BATCH)
       .lean();
-    if (due.length === 0) return deleted;
-    for (const { _id: pollId, state, lastActivityAt } of due) {
+    if (old.length === 0) return deleted;
+    for (const { _id: pollId } of old) {
       attempted.push(pollId);
-      try {
-        if (state === 'active') {
-          // Votes and e-mails are recorded by their own services: copied here, they keep the poll.
-          const activity = await lastActivity(pollId, lastActivityAt);
-          if (activity.getTime() >= now - options.retentionMs) {
-            await PollModel.updateOne(activePoll(pollId), { $set: { lastActivityAt: activity } });
-            continue;
-          }
-        }
-        const removed = await deletePoll(options.store, pollId, { resume: true });
-        if (!removed) continue;
-        options.logger.info({ pollId, removed }, 'retention: poll deleted');
-        deleted.push(pollId);
-      } catch (error: unknown) {
-        // Left as it is; the next sweep tries again.
-        options.logger.error({ err: error, pollId }, 'retention: could not delete poll');
-      }
+      await sweep(pollId, async () => {
+        const status = await readPollStatus(pollId);
+        if (status.state !== 'active' || status.lastActivityAt >= cutoff) return;
+        // Votes and e-mails are recorded by their own services: copied here, they keep the poll.
+        const activity = await lastActivity(pollId, status.lastActivityAt);
+        if (activity >= cutoff) await recordPollActivity(pollId, activity);
+        else await remove(pollId);
+      });
     }
   }
 }

@@ -16,9 +16,8 @@ import {
 } from '@logovote/contracts';
 import { requestedLogoName, sendLogoObject } from '@logovote/media-pipeline';
 import {
-  PollModel,
-  activePoll,
   countListedPolls,
+  readActivePoll,
   listedPolls,
   readPollStatus,
   readPollContact,
@@ -27,6 +26,7 @@ import {
   searchPolls,
   voteLedger,
   type Poll,
+  type PollStatus,
 } from '@logovote/models';
 import {
   HttpError,
@@ -54,14 +54,19 @@ const SEARCH_CANDIDATES = 1_000;
 /** A poll id, alone or in a pasted voting or results link. */
 const POLL_ID_IN_TEXT = /(?:^|\/)([A-Za-z0-9_-]{16})(?:[/?#]|$)/;
 
-/** The admin list's entries of these polls: their counts, the creator's e-mail, whether hidden pending review. */
-async function adminEntries(polls: Poll[]): Promise<AdminPoll[]> {
-  const [counts, contacts, moderation] = await Promise.all([
-    Promise.all(polls.map((poll) => voteLedger.readCounts(poll._id))),
-    Promise.all(polls.map((poll) => readPollContact(poll._id))),
-    Promise.all(polls.map((poll) => readPollStatus(poll._id))),
+/** An active poll as the admin finds it: its document and its status. */
+interface FoundPoll {
+  poll: Poll;
+  status: PollStatus;
+}
+
+/** The admin list's entries of these polls: their counts, the creator's e-mail, the plan, whether hidden pending review. */
+async function adminEntries(polls: FoundPoll[]): Promise<AdminPoll[]> {
+  const [counts, contacts] = await Promise.all([
+    Promise.all(polls.map(({ poll }) => voteLedger.readCounts(poll._id))),
+    Promise.all(polls.map(({ poll }) => readPollContact(poll._id))),
   ]);
-  return polls.map((poll, index) => {
+  return polls.map(({ poll, status }, index) => {
     const logos = logosWithCounts(poll.logos, counts[index]);
     return {
       pollId: poll._id,
@@ -69,28 +74,26 @@ async function adminEntries(polls: Poll[]): Promise<AdminPoll[]> {
       createdAt: poll.createdAt.toISOString(),
       totalVotes: totalVotes(logos),
       creatorEmail: contacts[index]?.email ?? null,
-      paymentPlan: poll.paymentPlan,
+      paymentPlan: status.paymentPlan,
       logos,
       // Additive (docs/moderation.md): only a poll hidden pending review says so; its images are under /api/admin/logos/.
-      ...(moderation[index]?.hidden ? { hidden: true } : {}),
+      ...(status.hidden ? { hidden: true } : {}),
     };
   });
 }
-
-const findPoll = (pollId: string) => PollModel.findOne(activePoll(pollId)).lean<Poll>();
 
 /**
  * The admin's search (docs/admin.md, "Search"): the poll whose id the text holds, then the polls whose
  * question or logo names hold every word, newest first, each once.
  */
-async function searchedPolls(text: string): Promise<{ polls: Poll[]; more: boolean }> {
+async function searchedPolls(text: string): Promise<{ polls: FoundPoll[]; more: boolean }> {
   const id = POLL_ID_IN_TEXT.exec(text)?.[1];
   const [byId, byWords] = await Promise.all([
-    id ? findPoll(id) : null,
+    id ? readActivePoll(id) : null,
     searchPolls(text, { limit: ADMIN_SEARCH_LIMIT, candidates: SEARCH_CANDIDATES }),
   ]);
-  const found = await Promise.all(byWords.pollIds.filter((pollId) => pollId !== byId?._id).map(findPoll));
-  const polls = [...(byId ? [byId] : []), ...found.filter((poll): poll is Poll => poll !== null)].slice(0, ADMIN_SEARCH_LIMIT);
+  const found = await Promise.all(byWords.pollIds.filter((pollId) => pollId !== byId?.poll._id).map((pollId) => readActivePoll(pollId)));
+  const polls = [...(byId ? [byId] : []), ...found.filter((entry): entry is FoundPoll => entry !== null)].slice(0, ADMIN_SEARCH_LIMIT);
   return { polls, more: byWords.more };
 }
 
@@ -122,10 +125,10 @@ export function adminRouter(deps: { store: ObjectStore; logger: Logger; publicOr
   // the newest reasons of each logo, and the public results page.
   router.get('/polls/:pollId', async (ctx) => {
     const pollId = SessionId.safeParse(ctx.params.pollId).data;
-    const poll = pollOr404(pollId ? await findPoll(pollId) : null, POLL_NOT_FOUND);
-    const [[entry], status, channels, reasons] = await Promise.all([
-      adminEntries([poll]),
-      readPollStatus(poll._id),
+    const found = pollOr404(pollId ? await readActivePoll(pollId) : null, POLL_NOT_FOUND);
+    const { poll, status } = found;
+    const [[entry], channels, reasons] = await Promise.all([
+      adminEntries([found]),
       poll.channels?.length ? channelResults(poll) : null,
       Promise.all(poll.logos.map((logo) => readReasons(poll._id, logo.id, undefined, ADMIN_REASONS_PER_LOGO))),
     ]);
@@ -149,7 +152,7 @@ export function adminRouter(deps: { store: ObjectStore; logger: Logger; publicOr
   // The results as CSV, whatever the poll's results rule (docs/export.md; the public download is the creator's only).
   router.get('/polls/:pollId/results.csv', async (ctx) => {
     const pollId = SessionId.safeParse(ctx.params.pollId).data;
-    const poll = pollOr404(pollId ? await findPoll(pollId) : null, POLL_NOT_FOUND);
+    const { poll } = pollOr404(pollId ? await readActivePoll(pollId) : null, POLL_NOT_FOUND);
     await sendResultsCsv(ctx, deps.logger, poll);
   });
 
@@ -179,11 +182,11 @@ export function adminRouter(deps: { store: ObjectStore; logger: Logger; publicOr
   router.put('/reports/:pollId/review', jsonBody(), async (ctx) => {
     const { round } = parseJsonBody(ctx, ReviewRequest);
     const pollId = SessionId.safeParse(ctx.params.pollId).data;
-    if (!pollId || (await PollModel.exists(activePoll(pollId))) === null) throw pollNotFound(POLL_NOT_FOUND);
-    const state = await readPollStatus(pollId);
-    if (round > state.round) throw new HttpError(409, REVIEW_ROUND_UNKNOWN);
-    // A round reviewed already (a repeated click, or another admin) answers the state as it is.
-    const reviewed = round === state.round ? { round: await recordReview(pollId, round), hidden: false } : state;
+    const status = pollId ? await readPollStatus(pollId) : null;
+    if (!pollId || status?.state !== 'active') throw pollNotFound(POLL_NOT_FOUND);
+    if (round > status.round) throw new HttpError(409, REVIEW_ROUND_UNKNOWN);
+    // A round reviewed already (a repeated click, or another admin) answers the status as it is.
+    const reviewed = round === status.round ? { round: await recordReview(pollId, round), hidden: false } : status;
     const body: ReviewedPoll = { pollId, hidden: reviewed.hidden, round: reviewed.round };
     ctx.body = body;
   });

@@ -9,6 +9,7 @@ import {
   MAX_CHANNELS_PER_POLL,
   MAX_LOGO_BYTES,
   MAX_LOGOS_PER_POLL,
+  SessionId,
   SessionLookupQuery,
   SetPlanRequest,
   type CreatedSessionWithCreatorToken,
@@ -21,15 +22,7 @@ import {
   voterLogoOrder,
 } from '@logovote/contracts';
 import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
-import {
-  PollModel,
-  activePoll,
-  findActivePoll,
-  hashCreatorToken,
-  livePollReader,
-  newCreatorToken,
-  resultsWithheldFrom,
-} from '@logovote/models';
+import { hashCreatorToken, livePollReader, newCreatorToken, recordPaymentPlan, resultsWithheldFrom } from '@logovote/models';
 import {
   HttpError,
   derivedKey,
@@ -212,9 +205,9 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
 
   router.put('/api/sessions/:sessionId/plan', requireCsrf(csrfSecret), jsonBody(), async (ctx) => {
     const { paymentPlan } = parseJsonBody(ctx, SetPlanRequest);
-    const sessionId = pollOr404(await findActivePoll(ctx.params.sessionId, ['_id']))._id;
-    const result = await PollModel.updateOne(activePoll(sessionId), { $set: { paymentPlan, lastActivityAt: new Date() } });
-    if (result.matchedCount === 0) throw pollNotFound();
+    const sessionId = SessionId.safeParse(ctx.params.sessionId).data;
+    // Only an active poll's status changes: a half-created poll, one being deleted or none is not found.
+    if (!sessionId || !(await recordPaymentPlan(sessionId, paymentPlan))) throw pollNotFound();
     const body: SetPlanResponse = { sessionId, paymentPlan };
     ctx.body = body;
   });
