@@ -2,7 +2,7 @@ import { SessionId } from '@logovote/contracts';
 import { PollModel, type Poll } from './poll';
 import { readPollStatus, type PollStatus } from './poll-status';
 
-/** A poll as a public request finds it: its document (which never changes) and its status as read for this request. */
+/** An active poll as a request finds it: its document (which never changes) and its status as read for this request. */
 export interface LivePoll {
   poll: Poll;
   status: PollStatus;

@@ -87,8 +87,8 @@ const newChannelId = () => randomBytes(6).toString('base64url');
  * Stores checked logos and records the poll. Without transactions the steps are ordered so that no
  * failure leaves anything behind: the poll's status is recorded as 'creating' first (so a crash midway
  * leaves a record the retention sweep finds and removes with the poll and its objects), then the poll,
- * then the images are stored, then the status becomes 'active'. Any failure removes what was stored at once (if even that fails, the sweep
- * finishes it later) and resolves 'storage-failed'.
+ * then the images are stored, then the status becomes 'active'. Any failure removes what was stored at
+ * once (if even that fails, the sweep finishes it later) and resolves 'storage-failed'.
  */
 async function storePoll(
   store: ObjectStore,

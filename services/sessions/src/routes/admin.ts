@@ -25,8 +25,7 @@ import {
   recordReview,
   searchPolls,
   voteLedger,
-  type Poll,
-  type PollStatus,
+  type LivePoll,
 } from '@logovote/models';
 import {
   HttpError,
@@ -54,14 +53,8 @@ const SEARCH_CANDIDATES = 1_000;
 /** A poll id, alone or in a pasted voting or results link. */
 const POLL_ID_IN_TEXT = /(?:^|\/)([A-Za-z0-9_-]{16})(?:[/?#]|$)/;
 
-/** An active poll as the admin finds it: its document and its status. */
-interface FoundPoll {
-  poll: Poll;
-  status: PollStatus;
-}
-
 /** The admin list's entries of these polls: their counts, the creator's e-mail, the plan, whether hidden pending review. */
-async function adminEntries(polls: FoundPoll[]): Promise<AdminPoll[]> {
+async function adminEntries(polls: LivePoll[]): Promise<AdminPoll[]> {
   const [counts, contacts] = await Promise.all([
     Promise.all(polls.map(({ poll }) => voteLedger.readCounts(poll._id))),
     Promise.all(polls.map(({ poll }) => readPollContact(poll._id))),
@@ -86,14 +79,14 @@ async function adminEntries(polls: FoundPoll[]): Promise<AdminPoll[]> {
  * The admin's search (docs/admin.md, "Search"): the poll whose id the text holds, then the polls whose
  * question or logo names hold every word, newest first, each once.
  */
-async function searchedPolls(text: string): Promise<{ polls: FoundPoll[]; more: boolean }> {
+async function searchedPolls(text: string): Promise<{ polls: LivePoll[]; more: boolean }> {
   const id = POLL_ID_IN_TEXT.exec(text)?.[1];
   const [byId, byWords] = await Promise.all([
     id ? readActivePoll(id) : null,
     searchPolls(text, { limit: ADMIN_SEARCH_LIMIT, candidates: SEARCH_CANDIDATES }),
   ]);
   const found = await Promise.all(byWords.pollIds.filter((pollId) => pollId !== byId?.poll._id).map((pollId) => readActivePoll(pollId)));
-  const polls = [...(byId ? [byId] : []), ...found.filter((entry): entry is FoundPoll => entry !== null)].slice(0, ADMIN_SEARCH_LIMIT);
+  const polls = [...(byId ? [byId] : []), ...found.filter((entry): entry is LivePoll => entry !== null)].slice(0, ADMIN_SEARCH_LIMIT);
   return { polls, more: byWords.more };
 }
 
