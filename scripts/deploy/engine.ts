@@ -4,8 +4,8 @@
  * installer imported into podman's storage.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ensureInfraInstalled, repoRoot, toolPath } from '@logovote/devstack';
 
 /** The installer's tools this tier runs. */
@@ -18,6 +18,17 @@ export function ensureEngineInstalled(): void {
 
 export function podmanPath(): string {
   return toolPath('podman');
+}
+
+/**
+ * Runs a podman command that adds or removes images (build, rmi), one at a time across processes (flock beside
+ * podman's storage configuration). A build's layer-cache check walks every image in the storage and fails with
+ * "layer not known" when another process removes one meanwhile; and the compose and kubernetes projects build the
+ * same images, so the build that waits then finds every layer of its image built.
+ */
+export function changeImages(args: string[], options: RunOptions = {}): Promise<string> {
+  const lock = join(dirname(realpathSync(podmanPath())), '..', 'image-build.lock');
+  return run('flock', [lock, podmanPath(), ...args], options);
 }
 
 /** Where scripts/install-infra.sh names the stand-in base images (NODE_BASE_IMAGE, GATEWAY_BASE_IMAGE). */

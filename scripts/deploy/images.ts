@@ -7,10 +7,9 @@
  *
  *   npx tsx --conditions=source scripts/deploy/images.ts [VOTE_REMOTE_VERSION=0.2.0 ...]
  */
-import { realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { repoRoot } from '@logovote/devstack';
-import { ensureEngineInstalled, podmanPath, readComposeConfig, run } from './engine';
+import { changeImages, ensureEngineInstalled, readComposeConfig } from './engine';
 
 export interface BuildImagesOptions {
   /** Compose's version variables to set (e.g. { VOTE_REMOTE_VERSION: '0.2.0' }); the rest from .env.example. */
@@ -22,20 +21,14 @@ export interface BuildImagesOptions {
 export async function buildImages({ versions = {}, log }: BuildImagesOptions): Promise<string[]> {
   ensureEngineInstalled();
   const config = readComposeConfig(join(repoRoot, '.env.example'), { standIns: true, variables: versions });
-  // One build at a time in podman's storage (flock, beside the storage's configuration): the compose and kubernetes
-  // projects build the same images, and the build that waits then finds every layer of its image built.
-  const buildLock = join(dirname(realpathSync(podmanPath())), '..', 'image-build.lock');
   const refs: string[] = [];
   for (const [service, { image, build }] of Object.entries(config.services)) {
     if (!build) continue;
     if (!image) throw new Error(`docker-compose.yml: ${service} is built but names no image`);
     const args = build.args ?? {};
     log(`building ${image} (${service})`);
-    await run(
-      'flock',
+    await changeImages(
       [
-        buildLock,
-        podmanPath(),
         'build',
         // Docker's image format: OCI's has no HEALTHCHECK, and podman drops it there.
         '--format',

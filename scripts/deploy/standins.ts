@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { toolPath, repoRoot } from '@logovote/devstack';
-import { ensureEngineInstalled, nodeBaseImage, podmanPath, run } from './engine';
+import { changeImages, ensureEngineInstalled, nodeBaseImage } from './engine';
 
 /** Each stand-in: its Dockerfile target, tagged localhost/logovote-standin/<target>:local. */
 export const STANDIN_TARGETS = ['mongodb', 'minio', 'mc', 'maildev'] as const;
@@ -27,7 +27,7 @@ export async function buildStandInImages(log: (line: string) => void): Promise<s
   for (const target of STANDIN_TARGETS) {
     const ref = `localhost/logovote-standin/${target}:local`;
     log(`building ${ref}`);
-    await run(podmanPath(), [
+    await changeImages([
       'build',
       // The mongodb stand-in installs Debian's PostgreSQL from deb.debian.org.
       '--network',

@@ -13,7 +13,7 @@ import { adminAuthorization } from '../support/admin';
 import { expectSmokeFlowPasses } from '../support/deployed-app';
 import { SERVICES, inspectServices, loopbackDefaults, packageVersion, type ServiceName } from '../deploy/support';
 import { repoRoot } from '@logovote/devstack';
-import { nodeBaseImage, podmanPath, readComposeConfig, run } from '../../scripts/deploy/engine';
+import { changeImages, nodeBaseImage, podmanPath, readComposeConfig, run } from '../../scripts/deploy/engine';
 import { buildImages } from '../../scripts/deploy/images';
 import { buildStandInImages } from '../../scripts/deploy/standins';
 import { type ComposeStack, prepareComposeStack } from './compose-stack';
@@ -55,14 +55,14 @@ async function buildContextFiles(): Promise<string[]> {
       join(dir, 'Containerfile'),
       `FROM ${nodeBaseImage()}\nCOPY . /context\nRUN cd /context && find . -maxdepth 4 > /files.txt\n`,
     );
-    await run(podmanPath(), ['build', '--network', 'none', '--file', join(dir, 'Containerfile'), '--tag', probe, repoRoot]);
+    await changeImages(['build', '--network', 'none', '--file', join(dir, 'Containerfile'), '--tag', probe, repoRoot]);
     const listing = await run(podmanPath(), ['run', '--rm', '--network', 'none', probe, 'cat', '/files.txt']);
     return listing
       .split('\n')
       .filter(Boolean)
       .map((path) => path.replace(/^\.\//, ''));
   } finally {
-    await run(podmanPath(), ['rmi', '--force', probe]).catch(() => undefined);
+    await changeImages(['rmi', '--force', probe]).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
 }

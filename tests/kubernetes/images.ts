@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@logovote/devstack';
-import { podmanPath, readComposeConfig, run } from '../../scripts/deploy/engine';
+import { changeImages, podmanPath, readComposeConfig, run } from '../../scripts/deploy/engine';
 import { buildImages } from '../../scripts/deploy/images';
 import type { KubeCluster } from '../../scripts/lib/kube-cluster';
 
@@ -70,7 +70,7 @@ export async function newVoteRemoteImage(cluster: KubeCluster, current: string, 
       `FROM ${current}\nUSER root\nRUN sed -i -E 's/"buildVersion": *"[^"]*"/${marker}/' site/mf-manifest.json && rm -f site/mf-manifest.json.br site/mf-manifest.json.gz && grep -qF '${marker}' site/mf-manifest.json\nUSER node\n`,
     );
     const next = `${repository}:${version}`;
-    await run(podmanPath(), ['build', '--network', 'none', '--tag', next, dir]);
+    await changeImages(['build', '--network', 'none', '--tag', next, dir]);
     await transfer(cluster, [next]);
     return { repository: repository.replace(/^localhost\//, ''), tag: version, marker };
   } finally {
