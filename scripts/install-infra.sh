@@ -737,8 +737,9 @@ write_versions_env() {
     [[ -e "$BIN_DIR/containerd" ]] && echo "CONTAINERD_VERSION=$(dpkg-query -W -f='${Version}' containerd 2>/dev/null || echo unknown)"
     [[ -e "$BIN_DIR/chromium" ]] && echo "CHROMIUM_VERSION=$(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo unknown)"
     true
-  } >"$out.tmp"
-  mv "$out.tmp" "$out"
+  } >"$out.tmp.$$"
+  # Per process: two installs of one checkout (npm start beside npm test) each write a whole file.
+  mv "$out.tmp.$$" "$out"
 }
 
 # ---- main ------------------------------------------------------------------------
