@@ -12,7 +12,7 @@
 //   k6 run --local-ips 127.1.0.1-127.1.1.144 -e BASE_URL=http://127.0.0.1:8080 -e RATE=50 bench/k6/vote-storm.js
 /* global __ENV, __VU, open */
 import { Counter } from 'k6/metrics';
-import { castVote, createPoll, csrfCookie, fingerprint, issuedVoterCookie, logoFile, useCsrfCookie, voterCookies } from './lib/api.js';
+import { castVote, createPoll, csrfCookie, fingerprint, issuedVoterPass, logoFile, useCsrfCookie, voterPassCookies } from './lib/api.js';
 
 const RATE = Number(__ENV.RATE || 50);
 const DURATION = __ENV.DURATION || '15s';
@@ -78,7 +78,7 @@ export function setup() {
   return { polls, csrfCookie: csrfCookie() };
 }
 
-/** Per VU: the voters it holds in each poll ({ id, logo, cookie }). */
+/** Per VU: the voters it holds in each poll ({ id, logo, pass }). */
 const vu = { ready: false, voters: [] };
 
 const pick = (n) => Math.floor(Math.random() * n);
@@ -96,9 +96,9 @@ export default function (data) {
   const logo = changing ? (voter.logo + 1 + pick(LOGOS - 1)) % LOGOS : pick(LOGOS);
 
   const { sessionId, logoIds, csrfToken } = data.polls[poll];
-  // Each voter is a browser of its own: it presents its own voter cookie, not the last one the VU's jar got.
-  const res = castVote(sessionId, csrfToken, voter.id, logoIds[logo], { name: 'vote' }, '20s', voterCookies(voter.cookie));
-  voter.cookie = issuedVoterCookie(res) || voter.cookie;
+  // Each voter is a browser of its own: it presents its own voter pass, not the last one the VU's jar got.
+  const res = castVote(sessionId, csrfToken, voter.id, logoIds[logo], { name: 'vote' }, '20s', voterPassCookies(voter.pass));
+  voter.pass = issuedVoterPass(res) || voter.pass;
   if (res.status === 200) {
     if (voter.logo >= 0) ballots.add(-1, { poll: String(poll), logo: String(voter.logo) });
     ballots.add(1, { poll: String(poll), logo: String(logo) });

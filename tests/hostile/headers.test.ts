@@ -9,6 +9,7 @@ import { testStack } from '../support/stack-env';
 import { pngWithTrailingScript, validImages } from './support/fixtures';
 import { call, callRaw, multipart, targetOf, type Answer } from './support/http';
 import { createPollVia, tokenFor } from './support/polls';
+import { randomFingerprint } from '../support/polls';
 
 const { gatewayUrl, admin } = testStack();
 const target = targetOf(gatewayUrl, '127.0.0.81');
@@ -179,20 +180,34 @@ describe('the anti-forgery cookie', () => {
   });
 });
 
-describe('the voter cookie', () => {
-  const myVote = (headers: Record<string, string> = {}) =>
-    get(`/api/sessions/${sessionId}/my-vote`, { 'X-Client-Fingerprint': '0123456789abcdef', ...headers });
-  /** The voter cookie my-vote set (the only cookie it sets; its expiry date holds a comma, so no splitting). */
-  const voterCookie = (answer: Answer) => /^lv_voter=.*/.exec(answer.headers['set-cookie'] ?? '')?.[0] ?? '';
+describe('the voter pass', () => {
+  /** A first vote by a new browser; the voter pass its answer set (the only cookie a vote sets; its expiry date holds a comma, so no splitting). */
+  async function firstVote(headers: Record<string, string> = {}): Promise<string> {
+    const { cookie, token, view } = await tokenFor(target, sessionId);
+    const answer = await call(target, {
+      method: 'POST',
+      path: `/api/sessions/${sessionId}/vote`,
+      headers: {
+        Cookie: cookie,
+        'X-CSRF-Token': token,
+        'X-Client-Fingerprint': randomFingerprint(),
+        'Content-Type': 'application/json',
+        ...headers,
+      },
+      body: JSON.stringify({ logoId: view.logos[0]!.id }),
+    });
+    expect(answer.status).toBe(200);
+    return /^lv_voter_pass=.*/.exec(answer.headers['set-cookie'] ?? '')?.[0] ?? '';
+  }
   const attributes = (cookie: string) =>
     cookie
       .split(';')
       .slice(1)
       .map((attribute) => attribute.trim().toLowerCase().split('=')[0]);
 
-  it('is random, HttpOnly and SameSite=Lax, sent only to the poll API, and not Secure over plain HTTP', async () => {
-    const [first, second] = [voterCookie(await myVote()), voterCookie(await myVote())];
-    expect(first).toMatch(/^lv_voter=[A-Za-z0-9_-]{22}; path=\/api\/sessions; expires=/);
+  it("is HttpOnly and SameSite=Lax, sent only to its poll's API, one per voter, and not Secure over plain HTTP", async () => {
+    const [first, second] = [await firstVote(), await firstVote()];
+    expect(first).toMatch(new RegExp(`^lv_voter_pass=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}; path=/api/sessions/${sessionId}; expires=`));
     expect(first).toMatch(/samesite=lax/i);
     expect(attributes(first)).toEqual(expect.arrayContaining(['httponly', 'samesite', 'path', 'expires']));
     expect(attributes(first)).not.toContain('secure');
@@ -200,15 +215,15 @@ describe('the voter cookie', () => {
   });
 
   it('is Secure when a TLS-terminating proxy in front says the browser came over HTTPS', async () => {
-    expect(attributes(voterCookie(await myVote({ 'X-Forwarded-Proto': 'https' })))).toEqual(
+    expect(attributes(await firstVote({ 'X-Forwarded-Proto': 'https' }))).toEqual(
       expect.arrayContaining(['httponly', 'samesite', 'secure']),
     );
   });
 
-  it('is kept as it is when the browser has a valid one, and replaced when it is malformed', async () => {
-    const issued = voterCookie(await myVote()).split(';')[0]!;
-    expect(voterCookie(await myVote({ Cookie: issued }))).toBe('');
-    expect(voterCookie(await myVote({ Cookie: 'lv_voter=short' }))).toMatch(/^lv_voter=[A-Za-z0-9_-]{22};/);
+  it('is not set by a visit: my-vote of a browser without a vote sets no cookie', async () => {
+    const answer = await get(`/api/sessions/${sessionId}/my-vote`, { 'X-Client-Fingerprint': randomFingerprint() });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['set-cookie']).toBeUndefined();
   });
 });
 

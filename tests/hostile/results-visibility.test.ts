@@ -43,8 +43,8 @@ async function voteWithReason(sessionId: string, logoId: string): Promise<{ cook
     body: JSON.stringify({ logoId }),
   });
   expect(vote.status).toBe(200);
-  const voterCookie = /lv_voter=[^;]+/.exec(vote.headers['set-cookie'] ?? '')![0];
-  const withVoter = { ...headers, Cookie: `${cookie}; ${voterCookie}` };
+  const voterPass = /lv_voter_pass=[^;]+/.exec(vote.headers['set-cookie'] ?? '')![0];
+  const withVoter = { ...headers, Cookie: `${cookie}; ${voterPass}` };
   const reason = await call(voterTarget, {
     method: 'PUT',
     path: `/api/sessions/${sessionId}/reason`,
@@ -144,10 +144,12 @@ describe('a poll whose results show after a vote', () => {
     expectNothingShown(await everyRead(afterVote, {}), 'voted');
   });
 
-  it('shows a visitor nothing with another browser’s fingerprint, a made-up voter cookie or a forged creator token', async () => {
+  it('shows a visitor nothing with another browser’s fingerprint, a made-up voter pass or a forged creator token', async () => {
     const forged: Record<string, string>[] = [
       { 'X-Client-Fingerprint': randomFingerprint() },
-      { Cookie: 'lv_voter=AAAAAAAAAAAAAAAAAAAAAA' },
+      {
+        Cookie: `lv_voter_pass=${Buffer.from(`${afterVote.sessionId}:${randomFingerprint()}:0000000000000000`).toString('base64url')}.${'A'.repeat(43)}`,
+      },
       { 'X-Creator-Token': afterClose.creatorToken },
       { 'X-Creator-Token': `${afterVote.creatorToken.slice(0, -1)}${afterVote.creatorToken.endsWith('x') ? 'y' : 'x'}` },
       { 'X-Creator-Token': '{"$ne":null}' },

@@ -8,7 +8,7 @@ export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$
 
 const CSRF_HEADER = 'X-CSRF-Token';
 const CSRF_COOKIE = 'lv_csrf';
-const VOTER_COOKIE = 'lv_voter';
+const VOTER_PASS_COOKIE = 'lv_voter_pass';
 const FINGERPRINT_HEADER = 'X-Client-Fingerprint';
 
 /** The 16 lowercase hexadecimal characters of a fingerprint, from two non-negative integers. */
@@ -96,16 +96,16 @@ export function useCsrfCookie(value) {
 }
 
 /**
- * The request cookies of one browser among the many a VU plays: its own voter cookie (an empty one
- * before its first vote, so the server issues it one), whatever the VU's jar holds.
+ * The request cookies of one browser among the many a VU plays: its own voter pass (an empty one before
+ * its first vote, so the server finds it by fingerprint and gives it one), whatever the VU's jar holds.
  */
-export function voterCookies(voterCookie) {
-  return { [VOTER_COOKIE]: { value: voterCookie || '', replace: true } };
+export function voterPassCookies(voterPass) {
+  return { [VOTER_PASS_COOKIE]: { value: voterPass || '', replace: true } };
 }
 
-/** The voter cookie a response issued, if any. */
-export function issuedVoterCookie(res) {
-  const issued = res.cookies[VOTER_COOKIE];
+/** The voter pass a response issued, if any. */
+export function issuedVoterPass(res) {
+  const issued = res.cookies[VOTER_PASS_COOKIE];
   return issued && issued.length > 0 ? issued[0].value : undefined;
 }
 

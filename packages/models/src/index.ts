@@ -25,7 +25,6 @@ export {
 } from './vote-reason';
 export { putNote, removeNote, notesOfVoter, readNotes, allNotes, deleteNotes, hasNotes, type NewNote, type StoredNote } from './logo-note';
 export { numberedSlots, type Slot } from './store/numbered-slots';
-export * from './voter-cookie';
 export { listPoll, unlistPoll, countListedPolls, listedPolls, pollCount } from './poll-list';
 export * from './poll-contact';
 export * from './vote-signals';

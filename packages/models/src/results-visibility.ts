@@ -3,7 +3,6 @@ import { creatorTokenMatches } from './creator-token';
 import type { Poll } from './poll';
 import { readPollStatus, type PollStatus } from './poll-status';
 import { currentVote, voterKeyOf } from './vote';
-import { voterOfCookie } from './voter-cookie';
 
 /** Who asks for a poll's results (from the request: @logovote/service-kit's resultsViewerClues). */
 export interface ResultsViewer {
@@ -11,18 +10,17 @@ export interface ResultsViewer {
   creatorToken: string | undefined;
   /** Whether the request carries a valid results pass of the poll (given to the holder of the creator token). */
   resultsPass: boolean;
-  /** The keyed hash of the voter cookie, the fingerprint and the network's hash, as the votes service finds a voter. */
-  voter: { cookieHash: string | undefined; fingerprint: string | undefined; ipHash: string };
+  /** The voter the request's voter pass names, the fingerprint and the network's hash, as the votes service finds a voter. */
+  voter: { passVoter: string | undefined; fingerprint: string | undefined; ipHash: string };
 }
 
 /** The poll's fields the rule reads. */
 export const RESULTS_RULE_FIELDS = ['resultsVisibility', 'creatorTokenHash'] as const;
 export type RuledPoll = Pick<Poll, '_id' | (typeof RESULTS_RULE_FIELDS)[number]>;
 
-/** Whether the viewer has a vote in the poll: the voter its cookie is bound to, else the one with its fingerprint on its network. */
+/** Whether the viewer has a vote in the poll: the voter its pass names, else the one with its fingerprint on its network. */
 async function hasVoted(pollId: string, voter: ResultsViewer['voter']): Promise<boolean> {
-  const bound = voter.cookieHash ? await voterOfCookie(pollId, voter.cookieHash) : undefined;
-  const id = bound ?? (voter.fingerprint ? voterKeyOf(pollId, voter.fingerprint, voter.ipHash) : undefined);
+  const id = voter.passVoter ?? (voter.fingerprint ? voterKeyOf(pollId, voter.fingerprint, voter.ipHash) : undefined);
   return id !== undefined && (await currentVote(id)).logoId !== null;
 }
 

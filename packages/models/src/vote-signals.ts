@@ -3,8 +3,8 @@ import { timeBucketedLog } from './store/time-bucketed-log';
 /**
  * "A poll's votes changed during this second", for live results (docs/live-results.md). The votes
  * service, whichever replica takes a vote, appends one signal per poll and second, keyed
- * `<second>#<pollId>`: the first vote of that second writes it, the others' appends are refused by the
- * unique key and ignored (insert-only: no `$inc`, no read-modify-write, exact on FerretDB). A time-bucketed
+ * `<second>#<pollId>`: the first batch of that second naming the poll writes it, other replicas' appends
+ * are refused by the unique key and ignored (insert-only: no `$inc`, no read-modify-write, exact on FerretDB). A time-bucketed
  * log (./store/time-bucketed-log) by second: each sessions replica reads the buckets of the current and the
  * previous second (one equality lookup each), so it learns which polls changed without reading any poll's
  * counts, whatever the number of viewers. Signals are swept whole seconds at a time a few seconds later.
@@ -28,30 +28,73 @@ export const signalSecond = (at: number): number => Math.floor(at / 1000);
 /** Signals are kept this many seconds: readers look at the current and the previous second only. */
 const SIGNALS_KEPT_SECONDS = 10;
 
+/** How long a votes replica gathers the polls whose votes changed before it signals them together. */
+const SIGNAL_BATCH_MS = 100;
+
+/** A votes replica's signals that polls' counts changed. */
+export interface VoteChangeSignals {
+  /** Notes that a poll's counts changed, once the change is written: its signal follows within the batch time. */
+  changed(pollId: string): void;
+  /** Signals what is noted now; resolves once written (or failed: then retried with the next change). */
+  flush(): Promise<void>;
+}
+
 /**
- * A votes replica's signaller: signals that a poll's counts changed, after the change is written (a reader
- * re-reads the counts until the signal's second has ended, so it counts every change of that second). Another
- * vote of the same second wrote the signal already: nothing to do. The replica remembers the signals of the
- * current second it wrote (or is writing), so a busy poll costs it one insert a second, not one per vote.
+ * A votes replica's signaller. A signal is written after the changes it announces (a reader re-reads the
+ * counts until the signal's second has ended, so it counts every change before it); the replica gathers the
+ * polls changed during `batchMs` and appends their signals in one insert, and skips a poll it signalled in
+ * the same second already (another replica's signal of it is refused by the key). So a replica costs about
+ * one insert per batch whatever the number of polls and votes, and none inside a vote's request.
  */
-export function voteChangeSignaller(): (pollId: string, now?: number) => Promise<void> {
+export function voteChangeSignals(onError: (error: unknown) => void, batchMs: number = SIGNAL_BATCH_MS): VoteChangeSignals {
+  let noted = new Set<string>();
   let second = Number.NaN;
-  let written = new Map<string, Promise<unknown>>();
-  return async (pollId, now = Date.now()) => {
+  let signalledThisSecond = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  async function write(): Promise<void> {
+    const now = Date.now();
     const current = signalSecond(now);
     if (current !== second) {
       second = current;
-      written = new Map();
+      signalledThisSecond = new Set();
     }
-    const signalled = written;
-    let signal = signalled.get(pollId);
-    if (!signal) {
-      signal = signals.append(`${current}#${pollId}`, { pollId }, new Date(now));
-      signalled.set(pollId, signal);
-      // A failed append is not remembered: the next vote tries again.
-      signal.catch(() => signalled.delete(pollId));
+    const due = [...noted].filter((pollId) => !signalledThisSecond.has(pollId));
+    noted = new Set();
+    if (due.length === 0) return;
+    for (const pollId of due) signalledThisSecond.add(pollId);
+    try {
+      await signals.appendAll(
+        due.map((pollId) => ({ id: `${current}#${pollId}`, fields: { pollId } })),
+        new Date(now),
+      );
+    } catch (error) {
+      // Noted again, for the next change to retry; until then open pages show these votes on reload.
+      for (const pollId of due) {
+        signalledThisSecond.delete(pollId);
+        noted.add(pollId);
+      }
+      onError(error);
     }
-    await signal;
+  }
+
+  function flush(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    writing = writing.then(write);
+    return writing;
+  }
+
+  return {
+    changed(pollId) {
+      noted.add(pollId);
+      if (timer) return;
+      timer = setTimeout(() => void flush(), batchMs);
+      // A batch waiting does not keep the process alive: shutting down flushes it.
+      timer.unref();
+    },
+    flush,
   };
 }
 

@@ -3,7 +3,6 @@ import { primitiveCollection } from './store/collections';
 import { removeClaims } from './store/claim-once';
 import { DIRECT_LINK_GROUP } from '@logovote/contracts';
 import { deletingPollIds } from './poll-status';
-import { VoterCookieModel } from './voter-cookie';
 import { deleteReasons, hasReasons } from './vote-reason';
 import { deleteNotes, hasNotes } from './logo-note';
 import { deleteAnalyticsEvents, hasAnalyticsEvents } from './analytics-event';
@@ -46,8 +45,8 @@ export type VoterSeat = InferSchemaType<typeof voterSeatSchema>;
 /**
  * The key of a voter in a poll, from what identified the voter when it first came: its fingerprint and
  * its network (the first 64 bits of its ipHash), so people who share a device profile on different
- * networks are different voters. It stays the voter's key when its address changes (its voter cookie,
- * see ./voter-cookie, finds it from there).
+ * networks are different voters. It stays the voter's key when its address changes (its browser's voter
+ * pass, @logovote/service-kit's voterPasses, names it from there).
  */
 export const voterKeyOf = (pollId: string, fingerprint: string, ipHash: string): string =>
   `${pollId}:${fingerprint}:${ipHash.slice(0, 16)}`;
@@ -126,7 +125,6 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
   let removed = 0;
   for (const pollId of await deletingPollIds()) {
     removed += await removeClaims(VoterSeatModel, { pollId });
-    await removeClaims(VoterCookieModel, { pollId });
     await voteLedger.deleteTally(pollId);
     await deleteChannelTallies(pollId);
     await deleteReasons(pollId);
@@ -141,7 +139,6 @@ export async function purgeVotesOfDeletedPolls(): Promise<number> {
 export async function hasVoteData(pollId: string): Promise<boolean> {
   return (
     (await VoterSeatModel.exists({ pollId })) !== null ||
-    (await VoterCookieModel.exists({ pollId })) !== null ||
     (await voteLedger.hasTally(pollId)) ||
     (await hasChannelTallies(pollId)) ||
     (await hasReasons(pollId)) ||

@@ -8,7 +8,7 @@ export const trustedProxyEnv = z.object({
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
 });
 
-/** Key of the HMAC that turns a voter's address into the stored ipHash, and of the voter cookie's stored hash. */
+/** Key of the HMAC that turns a voter's address into the stored ipHash, and of the voter passes' signatures. */
 export const ipHashSaltEnv = z.object({ IP_HASH_SALT: z.string().min(32, 'must be at least 32 characters') });
 
 const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;

@@ -14,5 +14,5 @@ export * from './results-viewer';
 export * from './server';
 export * from './upload-rate';
 export * from './validation';
-export * from './voter-cookie';
+export * from './voter-pass';
 export { runInBackground } from './background';

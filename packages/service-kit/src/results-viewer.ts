@@ -9,7 +9,7 @@ import {
   SECOND_MS,
 } from '@logovote/contracts';
 import { derivedKey, hashIp } from './client-address';
-import { presentVoterCookie, voterCookieHasher } from './voter-cookie';
+import { voterPasses } from './voter-pass';
 
 /**
  * The results pass (docs/results-visibility.md): proof, in an HttpOnly cookie on the poll's own API paths,
@@ -52,22 +52,21 @@ export interface ResultsViewerClues {
   creatorToken: string | undefined;
   /** Whether the request carries a valid results pass of the poll. */
   resultsPass: boolean;
-  /** What finds the viewer among the poll's voters, as the votes service finds them: the voter cookie, else the fingerprint on this network. */
-  voter: { cookieHash: string | undefined; fingerprint: string | undefined; ipHash: string };
+  /** What finds the viewer among the poll's voters, as the votes service finds them: the voter pass, else the fingerprint on this network. */
+  voter: { passVoter: string | undefined; fingerprint: string | undefined; ipHash: string };
 }
 
 /** The clues a request gives about its viewer, for a results read of a poll; none is required, a malformed one counts as absent. */
 export function resultsViewerClues(secrets: { csrfSecret: string; ipHashSalt: string }) {
-  const passes = resultsPasses(secrets.csrfSecret);
-  const hashCookie = voterCookieHasher(secrets.ipHashSalt);
+  const resultsPassesOf = resultsPasses(secrets.csrfSecret);
+  const voterPassesOf = voterPasses(secrets.ipHashSalt);
   return (ctx: Context, pollId: string): ResultsViewerClues => {
-    const cookie = presentVoterCookie(ctx);
     const fingerprint = Fingerprint.safeParse(ctx.get(FINGERPRINT_HEADER));
     return {
       creatorToken: ctx.get(CREATOR_TOKEN_HEADER) || undefined,
-      resultsPass: passes.holds(ctx, pollId),
+      resultsPass: resultsPassesOf.holds(ctx, pollId),
       voter: {
-        cookieHash: cookie ? hashCookie(pollId, cookie) : undefined,
+        passVoter: voterPassesOf.voterOf(ctx, pollId),
         fingerprint: fingerprint.success ? fingerprint.data : undefined,
         ipHash: hashIp(secrets.ipHashSalt, ctx.ip),
       },

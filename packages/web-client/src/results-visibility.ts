@@ -10,5 +10,5 @@ export function resultsVisibilityOf(session: SessionView): ResultsVisibilityStat
   return { ...(resultsVisibility ? { resultsVisibility } : {}), ...(resultsWithheldUntil ? { resultsWithheldUntil } : {}) };
 }
 
-/** What tells the server this browser may see results: the poll's creator token, or the fingerprint it votes with (its voter cookie goes anyway). */
+/** What tells the server this browser may see results: the poll's creator token, or the fingerprint it votes with (its voter pass goes anyway). */
 export type ResultsViewer = { creatorToken?: string | undefined; fingerprint?: string | undefined };

@@ -20,7 +20,7 @@ export interface SessionsDeps {
   store: ObjectStore;
   pipeline: UploadPipeline;
   csrfSecret: string;
-  /** Keys the voter cookie's and the address's hashes, as in the votes service (whether a viewer has voted). */
+  /** Keys the voter passes and the address's hash, as in the votes service (whether a viewer has voted). */
   ipHashSalt: string;
   /** votingUrl and resultsUrl start with it (no trailing slash). */
   publicOrigin: string;

@@ -198,9 +198,18 @@ describe('GET /api/sessions/:id/live', () => {
     });
     /** The database operations of one tick of the loop, just after a vote's second has ended (after one during it). */
     const tickAfterVote = async (logoId: string) => {
+      const since = Date.now();
       await vote(sessionId, logoId);
-      const signal = await storedSignals.findOne({ pollId: sessionId }, { at: 1 }).sort({ at: -1 }).lean();
-      const second = signalSecond(signal!.at.getTime());
+      // The votes app signals its batch a moment after the vote.
+      let signal: { at: Date } | null = null;
+      while (!signal) {
+        signal = await storedSignals
+          .findOne({ pollId: sessionId, at: { $gte: new Date(since) } }, { at: 1 })
+          .sort({ at: -1 })
+          .lean();
+        if (!signal) await sleep(20);
+      }
+      const second = signalSecond(signal.at.getTime());
       await hub.tick(second * 1000 + 500);
       queries.clear();
       const secondTick = (second + 1) * 1000 + 500;

@@ -13,8 +13,9 @@ import {
   type ResultsVisibilityState,
   type SessionViewWithVotingState,
 } from '@logovote/contracts';
-import { PollModel, bindVoterCookie, voterKeyOf } from '@logovote/models';
-import { CSRF_REJECTED, VOTER_COOKIE, hashIp, voterCookieHasher } from '@logovote/service-kit';
+import { PollModel, voterKeyOf } from '@logovote/models';
+import type { Context } from 'koa';
+import { CSRF_REJECTED, hashIp, voterPasses } from '@logovote/service-kit';
 import { png, svg } from '../../../packages/media-pipeline/test/fixtures';
 import { openEventStream } from '../../../tests/support/event-stream';
 import { TEST_IP_HASH_SALT, csrfHeaders, newFingerprint } from '../../../tests/support/integration';
@@ -38,11 +39,16 @@ async function newPoll(resultsVisibility?: ResultsVisibility): Promise<CreatedSe
 
 /** The address supertest's requests come from, hashed as both services hash it. */
 const ipHash = hashIp(TEST_IP_HASH_SALT, '127.0.0.1');
-const hashCookie = voterCookieHasher(TEST_IP_HASH_SALT);
-const newCookie = () => newFingerprint() + newFingerprint().slice(0, 6);
+/** The Cookie header of a voter pass the votes service would give the voter with `fingerprint` on this address in the poll. */
+function passOf(pollId: string, fingerprint: string): string {
+  let cookie = '';
+  const answer = { secure: false, cookies: { set: (name: string, value: string) => (cookie = `${name}=${value}`) } };
+  voterPasses(TEST_IP_HASH_SALT).issue(answer as unknown as Context, pollId, voterKeyOf(pollId, fingerprint, ipHash));
+  return cookie;
+}
 
-/** Three votes by voters elsewhere, and one by a voter on this address who has `fingerprint` and, bound to it, the voter cookie `cookie`. */
-async function castVotes(poll: { sessionId: string; logos: { id: string }[] }, voter: { fingerprint: string; cookie: string }) {
+/** Three votes by voters elsewhere, and one by a voter on this address who has `fingerprint`. */
+async function castVotes(poll: { sessionId: string; logos: { id: string }[] }, voter: { fingerprint: string }) {
   const [a, b] = poll.logos.map((logo) => logo.id) as [string, string];
   const others = [a, a, b].map((logoId, slot) => ({
     pollId: poll.sessionId,
@@ -52,7 +58,6 @@ async function castVotes(poll: { sessionId: string; logos: { id: string }[] }, v
     seat: 0,
   }));
   await insertFirstVotes([...others, { pollId: poll.sessionId, fingerprint: voter.fingerprint, logoId: a, ipHash, seat: 0 }]);
-  await bindVoterCookie(poll.sessionId, hashCookie(poll.sessionId, voter.cookie), voterKeyOf(poll.sessionId, voter.fingerprint, ipHash));
 }
 
 const get = (path: string, headers: Record<string, string> = {}) => request(bed.server).get(path).set(headers);
@@ -128,23 +133,21 @@ describe('creation', () => {
 describe('results shown to voters after they vote', () => {
   it('withholds them from visitors and voters before their vote, shows them after it, and to the creator', async () => {
     const poll = await newPoll('after-vote');
-    const voter = { fingerprint: newFingerprint(), cookie: newCookie() };
-    // Before the vote: a visitor, and the voter with its cookie and fingerprint.
+    const voter = { fingerprint: newFingerprint() };
+    const pass = passOf(poll.sessionId, voter.fingerprint);
+    // Before the vote: a visitor, and the voter with a pass naming it and its fingerprint.
     expectWithheld(await reads(poll.sessionId), 'voted');
-    expectWithheld(
-      await reads(poll.sessionId, { Cookie: `${VOTER_COOKIE}=${voter.cookie}`, [FINGERPRINT_HEADER]: voter.fingerprint }),
-      'voted',
-    );
+    expectWithheld(await reads(poll.sessionId, { Cookie: pass, [FINGERPRINT_HEADER]: voter.fingerprint }), 'voted');
     await castVotes(poll, voter);
     expectWithheld(await reads(poll.sessionId), 'voted');
-    // After it: by its cookie, wherever it is; by its fingerprint on its network.
-    expectShown(await reads(poll.sessionId, { Cookie: `${VOTER_COOKIE}=${voter.cookie}` }));
+    // After it: by its pass, wherever it is; by its fingerprint on its network.
+    expectShown(await reads(poll.sessionId, { Cookie: pass }));
     expectShown(await reads(poll.sessionId, { [FINGERPRINT_HEADER]: voter.fingerprint }));
-    // Another browser: another cookie, another fingerprint.
-    expectWithheld(
-      await reads(poll.sessionId, { Cookie: `${VOTER_COOKIE}=${newCookie()}`, [FINGERPRINT_HEADER]: newFingerprint() }),
-      'voted',
-    );
+    // Another browser: another voter's pass, another fingerprint; and the voter's pass of another poll names nobody here.
+    const otherVoter = newFingerprint();
+    expectWithheld(await reads(poll.sessionId, { Cookie: passOf(poll.sessionId, otherVoter), [FINGERPRINT_HEADER]: otherVoter }), 'voted');
+    const elsewhere = await newPoll('after-vote');
+    expectWithheld(await reads(poll.sessionId, { Cookie: passOf(elsewhere.sessionId, voter.fingerprint) }), 'voted');
     // The creator, with the token; a wrong or malformed token is a visitor.
     expectShown(await reads(poll.sessionId, { [CREATOR_TOKEN_HEADER]: poll.creatorToken }), true);
     const other = await newPoll('after-vote');
@@ -154,7 +157,7 @@ describe('results shown to voters after they vote', () => {
 
   it('shows them to everyone while voting is closed', async () => {
     const poll = await newPoll('after-vote');
-    await castVotes(poll, { fingerprint: newFingerprint(), cookie: newCookie() });
+    await castVotes(poll, { fingerprint: newFingerprint() });
     expect((await change('close', poll.sessionId, poll.creatorToken)).status).toBe(200);
     expectShown(await reads(poll.sessionId));
     expect((await change('reopen', poll.sessionId, poll.creatorToken)).status).toBe(200);
@@ -165,11 +168,11 @@ describe('results shown to voters after they vote', () => {
 describe('results shown when voting closes', () => {
   it('withholds them from everyone but the creator while voting is open, voters included', async () => {
     const poll = await newPoll('after-close');
-    const voter = { fingerprint: newFingerprint(), cookie: newCookie() };
+    const voter = { fingerprint: newFingerprint() };
     await castVotes(poll, voter);
     expectWithheld(await reads(poll.sessionId), 'closed');
     expectWithheld(
-      await reads(poll.sessionId, { Cookie: `${VOTER_COOKIE}=${voter.cookie}`, [FINGERPRINT_HEADER]: voter.fingerprint }),
+      await reads(poll.sessionId, { Cookie: passOf(poll.sessionId, voter.fingerprint), [FINGERPRINT_HEADER]: voter.fingerprint }),
       'closed',
     );
     const creator = await view(poll.sessionId, { [CREATOR_TOKEN_HEADER]: poll.creatorToken });
@@ -179,7 +182,7 @@ describe('results shown when voting closes', () => {
 
   it('shows them to everyone once closed, and a stream opened then ends when voting reopens', async () => {
     const poll = await newPoll('after-close');
-    await castVotes(poll, { fingerprint: newFingerprint(), cookie: newCookie() });
+    await castVotes(poll, { fingerprint: newFingerprint() });
     await change('close', poll.sessionId, poll.creatorToken);
     expectShown(await reads(poll.sessionId));
     const stream = await live(poll.sessionId);
@@ -199,7 +202,7 @@ describe('the results pass', () => {
 
   it('goes to the holder of the creator token, and shows the stream and the CSV to the browser that holds it', async () => {
     const poll = await newPoll('after-close');
-    await castVotes(poll, { fingerprint: newFingerprint(), cookie: newCookie() });
+    await castVotes(poll, { fingerprint: newFingerprint() });
     const res = await request(bed.server)
       .post(`/api/sessions/${poll.sessionId}/results-pass`)
       .set(csrfHeaders(poll.sessionId))
@@ -214,7 +217,7 @@ describe('the results pass', () => {
     expectShown(await reads(poll.sessionId, { Cookie: pass }), true);
     // Another poll's pass, or a forged one, shows nothing.
     const other = await newPoll('after-close');
-    await castVotes(other, { fingerprint: newFingerprint(), cookie: newCookie() });
+    await castVotes(other, { fingerprint: newFingerprint() });
     expectWithheld(await reads(other.sessionId, { Cookie: pass }), 'closed');
     const [expires] = pass.slice(RESULTS_PASS_COOKIE.length + 1).split('.');
     expectWithheld(await reads(poll.sessionId, { Cookie: `${RESULTS_PASS_COOKIE}=${Number(expires) + 3600}.${'A'.repeat(43)}` }), 'closed');
@@ -237,7 +240,7 @@ describe('the results pass', () => {
 describe('the link preview', () => {
   it('says when the results show, and carries no count', async () => {
     const poll = await newPoll('after-vote');
-    await castVotes(poll, { fingerprint: newFingerprint(), cookie: newCookie() });
+    await castVotes(poll, { fingerprint: newFingerprint() });
     const tags = (await get(`/api/sessions/${poll.sessionId}/link-preview?page=results`)).text;
     expect(tags).toContain('the results are shown after you vote');
     expect(tags).not.toMatch(/\b[34] votes?\b|75\s*%/);

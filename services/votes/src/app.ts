@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { voteChangeSignals, type VoteChangeSignals } from '@logovote/models';
 import { createServiceApp, mongoReadiness, type Logger } from '@logovote/service-kit';
 import type { Config } from './config';
 import { proofOfWork } from './proof-of-work';
@@ -12,6 +13,8 @@ import type { AddressPolicies } from './use-cases/cast-vote';
 
 export interface VotesDeps {
   logger: Logger;
+  /** The live-results signaller the process flushes when it stops (server.ts); one of its own if not given. */
+  voteSignals?: VoteChangeSignals;
   config: Pick<
     Config,
     | 'CSRF_SECRET'
@@ -46,11 +49,16 @@ export function addressPolicies(config: VotesDeps['config']): AddressPolicies {
   };
 }
 
+/** The process's live-results signaller (docs/live-results.md): a batch that fails is logged, and retried with the next vote. */
+export function liveResultsSignals(logger: Logger): VoteChangeSignals {
+  return voteChangeSignals((error) => logger.warn({ err: error }, 'live results signals not written'));
+}
+
 /**
  * Votes: casting and changing a vote (with step-up proof of work), my-vote status, voters' reasons and notes,
  * voters' reports of polls, the fingerprint test tool, and the analytics collector.
  */
-export function buildApp({ logger, config }: VotesDeps): Koa {
+export function buildApp({ logger, config, voteSignals = liveResultsSignals(logger) }: VotesDeps): Koa {
   return createServiceApp({
     service: 'votes',
     logger,
@@ -60,7 +68,7 @@ export function buildApp({ logger, config }: VotesDeps): Koa {
         ipHashSalt: config.IP_HASH_SALT,
         addressPolicies: addressPolicies(config),
         proofOfWork: proofOfWork({ secret: config.IP_HASH_SALT, iterations: config.PROOF_OF_WORK_ITERATIONS }),
-        logger,
+        voteSignals,
       }),
       reasonsRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, logger }),
       notesRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, logger }),

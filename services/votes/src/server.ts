@@ -1,7 +1,7 @@
 import { HOUR_MS } from '@logovote/contracts';
 import { channelLedger, purgeVotesOfDeletedPolls, sweepAnalyticsEvents, sweepVoteSignals, voteLedger } from '@logovote/models';
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
-import { buildApp } from './app';
+import { buildApp, liveResultsSignals } from './app';
 import { loadConfig } from './config';
 import { sweepTestRecords } from './models/fingerprint-test';
 import { forgetExpiredProofs } from './models/spent-proof';
@@ -44,9 +44,12 @@ bootService({
       logger,
     );
     const signalSweeper = runInBackground('remove old vote signals', () => sweepVoteSignals(), SWEEP_SIGNALS_INTERVAL_MS, logger);
+    const voteSignals = liveResultsSignals(logger);
     return {
-      app: buildApp({ logger, config }),
+      app: buildApp({ logger, config, voteSignals }),
       async onShutdown() {
+        // The votes taken last are signalled before the connection closes.
+        await voteSignals.flush();
         await Promise.all([
           folder.stop(),
           channelFolder.stop(),

@@ -1,39 +1,38 @@
-import { voterKeyOf, voterOfCookie } from '@logovote/models';
-import { hashIp, voterCookieHasher } from '@logovote/service-kit';
+import { voterKeyOf } from '@logovote/models';
+import { hashIp } from '@logovote/service-kit';
 
 /** What a request says of its voter. */
 export interface VoterClues {
   fingerprint: string;
   /** The client's network address (kept only as a keyed hash). */
   ip: string;
-  /** The browser's voter cookie; issued (`issued: true`) when it has none. Asked for only once the poll may be voted on. */
-  cookie: () => { value: string; issued: boolean };
+  /** The voter the browser's voter pass names in this poll, if it carries a valid one. */
+  passVoter: string | undefined;
 }
 
 export interface Voter {
   voterKey: string;
-  /** Whether the browser's cookie already names this voter in this poll. */
-  bound: boolean;
-  /** The keyed hash of the browser's voter cookie, for binding it to the voter. */
-  cookieHash: string;
+  /** Whether the browser's voter pass names this voter already. */
+  passed: boolean;
   ipHash: string;
 }
 
+/** A voter the browser's voter pass is to name from now on, in its poll: the request's pass did not. */
+export interface NewVoterPass {
+  pollId: string;
+  voterKey: string;
+}
+
 /**
- * Who is voting (docs/api/votes-and-notify.md, "Who is one voter"): the voter the browser's cookie is
- * bound to in this poll, wherever it votes from; else the voter with this fingerprint on this network
- * (a private window, or cookies cleared, is the same voter). What every voter's call (my-vote, vote,
- * reason, note) starts from.
+ * Who is voting (docs/api/votes-and-notify.md, "Who is one voter"): the voter the browser's voter pass
+ * names in this poll, wherever it votes from; else the voter with this fingerprint on this network (a
+ * private window, or cookies cleared, is the same voter). What every voter's call (my-vote, vote, reason,
+ * note) starts from; it reads nothing.
  */
-export function voterFinder(ipHashSalt: string): (pollId: string, clues: VoterClues) => Promise<Voter> {
-  const hashCookie = voterCookieHasher(ipHashSalt);
-  return async (pollId, clues) => {
-    const cookie = clues.cookie();
-    const cookieHash = hashCookie(pollId, cookie.value);
+export function voterFinder(ipHashSalt: string): (pollId: string, clues: VoterClues) => Voter {
+  return (pollId, clues) => {
     const ipHash = hashIp(ipHashSalt, clues.ip);
-    // A cookie issued by this answer is bound to nobody yet.
-    const boundVoter = cookie.issued ? undefined : await voterOfCookie(pollId, cookieHash);
-    if (boundVoter) return { voterKey: boundVoter, bound: true, cookieHash, ipHash };
-    return { voterKey: voterKeyOf(pollId, clues.fingerprint, ipHash), bound: false, cookieHash, ipHash };
+    if (clues.passVoter) return { voterKey: clues.passVoter, passed: true, ipHash };
+    return { voterKey: voterKeyOf(pollId, clues.fingerprint, ipHash), passed: false, ipHash };
   };
 }

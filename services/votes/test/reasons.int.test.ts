@@ -4,7 +4,6 @@ import { MAX_REASON_LENGTH, REASON_MESSAGES, ReasonsPage, VOTING_CLOSED } from '
 import {
   PollModel,
   VoterSeatModel,
-  VoterCookieModel,
   hasVoteData,
   dropReasons,
   insertReason,
@@ -292,10 +291,9 @@ describe('deletion', () => {
       await giveReason(poll.sessionId, fingerprint, { reason: 'Nice' }).expect(200);
     }
     await recordPollDeleting(doomed.sessionId);
-    // Votes, ledger and cookies are gone; the reasons too, or the sessions service would wait for them.
+    // Votes and ledger are gone; the reasons too, or the sessions service would wait for them.
     await purgeVotesOfDeletedPolls();
     expect(await VoteReasonModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
-    expect(await VoterCookieModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
     expect(await hasVoteData(doomed.sessionId)).toBe(false);
     expect(await VoteReasonModel.countDocuments({ pollId: kept.sessionId })).toBe(1);
   });

@@ -2,11 +2,10 @@ import { createServer, type Server } from 'node:http';
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { DAY_MS, VOTING_CLOSED } from '@logovote/contracts';
-import { CSRF_REJECTED } from '@logovote/service-kit';
+import { CSRF_REJECTED, VOTER_PASS_COOKIE, hashIp } from '@logovote/service-kit';
 import {
   PollModel,
   VoterSeatModel,
-  VoterCookieModel,
   currentVote,
   hasVoteData,
   purgeVotesOfDeletedPolls,
@@ -15,6 +14,8 @@ import {
   livePollReader,
   recordPollDeleting,
   readPollStatus,
+  voterKeyOf,
+  voteChangeSignals,
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -51,10 +52,10 @@ beforeAll(async () => {
 });
 afterAll(dropTestDatabase);
 
-/** A vote from `ip`, by a browser with the voter cookie `voterCookie` (none: a browser that has none yet). */
-function vote(sessionId: string, logoId: string, fingerprint: string, ip = '10.0.0.1', voterCookie?: string) {
+/** A vote from `ip`, by a browser with the voter pass `voterPass` (none: a browser that has none for this poll). */
+function vote(sessionId: string, logoId: string, fingerprint: string, ip = '10.0.0.1', voterPass?: string) {
   const headers = csrfHeaders(sessionId);
-  if (voterCookie) headers.Cookie = `${headers.Cookie}; lv_voter=${voterCookie}`;
+  if (voterPass) headers.Cookie = `${headers.Cookie}; ${VOTER_PASS_COOKIE}=${voterPass}`;
   return request(server)
     .post(`/api/sessions/${sessionId}/vote`)
     .set(headers)
@@ -63,13 +64,17 @@ function vote(sessionId: string, logoId: string, fingerprint: string, ip = '10.0
     .send({ logoId });
 }
 
-function myVote(sessionId: string, fingerprint: string, ip = '10.0.0.1') {
-  return request(server).get(`/api/sessions/${sessionId}/my-vote`).set('X-Client-Fingerprint', fingerprint).set('X-Forwarded-For', ip);
+function myVote(sessionId: string, fingerprint: string, ip = '10.0.0.1', voterPass?: string) {
+  const asked = request(server).get(`/api/sessions/${sessionId}/my-vote`);
+  if (voterPass) asked.set('Cookie', `${VOTER_PASS_COOKIE}=${voterPass}`);
+  return asked.set('X-Client-Fingerprint', fingerprint).set('X-Forwarded-For', ip);
 }
 
-/** The voter cookie an answer issued. */
-const issuedVoterCookie = (answer: { headers: Record<string, unknown> }) =>
-  /lv_voter=([^;]+)/.exec([answer.headers['set-cookie'] ?? []].flat().join('\n'))?.[1];
+/** The voter pass an answer issued, with its attributes. */
+const issuedPassCookie = (answer: { headers: Record<string, unknown> }) =>
+  [answer.headers['set-cookie'] ?? []].flat().find((cookie) => String(cookie).startsWith(`${VOTER_PASS_COOKIE}=`)) as string | undefined;
+/** The voter pass an answer issued. */
+const issuedVoterPass = (answer: { headers: Record<string, unknown> }) => issuedPassCookie(answer)?.split(';')[0]!.split('=')[1];
 
 describe('my-vote and vote', () => {
   it('reports no vote, records a vote, then reports it', async () => {
@@ -133,9 +138,7 @@ describe('my-vote and vote', () => {
     await voteLedger.fold(doomed.sessionId);
     await recordPollDeleting(doomed.sessionId);
 
-    expect(await VoterCookieModel.countDocuments({ pollId: doomed.sessionId })).toBe(1);
     expect(await purgeVotesOfDeletedPolls()).toBeGreaterThanOrEqual(1);
-    expect(await VoterCookieModel.countDocuments({ pollId: doomed.sessionId })).toBe(0);
     expect(await hasVoteData(doomed.sessionId)).toBe(false);
     expect(await hasVoteData(kept.sessionId)).toBe(true);
     expect(await voteLedger.readCounts(kept.sessionId)).toEqual(new Map([[kept.logoIds[0], 1]]));
@@ -143,23 +146,49 @@ describe('my-vote and vote', () => {
 });
 
 describe('voters', () => {
-  it('stores only a keyed hash of the voter cookie, bound to the poll, and finds the voter by it from any address', async () => {
+  it('gives a voter a pass of its poll that finds it from any address, and stores nothing of the browser', async () => {
     const [pollA, pollB] = [await createPoll(), await createPoll()];
     const fingerprint = newFingerprint();
     const first = await vote(pollA.sessionId, pollA.logoIds[0]!, fingerprint, '10.1.0.1').expect(200);
-    const cookie = issuedVoterCookie(first)!;
-    await vote(pollB.sessionId, pollB.logoIds[0]!, fingerprint, '10.1.0.1', cookie).expect(200);
+    expect(issuedPassCookie(first)).toMatch(
+      new RegExp(`^${VOTER_PASS_COOKIE}=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}; path=/api/sessions/${pollA.sessionId}; expires=`),
+    );
+    expect(issuedPassCookie(first)).toMatch(/; samesite=lax; httponly$/);
+    const passA = issuedVoterPass(first)!;
 
-    const bindings = await VoterCookieModel.find({ pollId: { $in: [pollA.sessionId, pollB.sessionId] } }).lean();
-    expect(bindings).toHaveLength(2);
-    const stored = JSON.stringify(bindings);
-    expect(stored).not.toContain(cookie);
-    // One browser's rows in two polls do not match.
-    const [hashA, hashB] = bindings.map((binding) => binding._id.split(':')[1]);
-    expect(hashA).not.toBe(hashB);
+    // Another poll's pass names nobody there: that poll finds its voter by fingerprint and network, and gives its own pass.
+    const inB = await vote(pollB.sessionId, pollB.logoIds[0]!, fingerprint, '10.1.0.1', passA).expect(200);
+    expect(issuedVoterPass(inB)).toBeDefined();
+    expect(issuedVoterPass(inB)).not.toBe(passA);
 
-    await vote(pollA.sessionId, pollA.logoIds[1]!, fingerprint, '10.1.0.2', cookie).expect(200);
+    // With its pass, the voter changes its one vote from another network, and a pass it holds is not issued again.
+    const moved = await vote(pollA.sessionId, pollA.logoIds[1]!, fingerprint, '10.1.0.2', passA).expect(200);
+    expect(issuedPassCookie(moved)).toBeUndefined();
     expect(await voteLedger.readCounts(pollA.sessionId)).toEqual(new Map([[pollA.logoIds[1], 1]]));
+    expect((await myVote(pollA.sessionId, newFingerprint(), '10.1.0.3', passA).expect(200)).body).toMatchObject({
+      logoId: pollA.logoIds[1],
+    });
+
+    // A pass whose voter was changed is no pass: its bearer is a new voter.
+    const [, signature] = passA.split('.');
+    const forged = `${Buffer.from(`${pollA.sessionId}:${newFingerprint()}:0000000000000000`).toString('base64url')}.${signature}`;
+    await vote(pollA.sessionId, pollA.logoIds[2]!, fingerprint, '10.1.0.4', forged).expect(200);
+    expect(await voteLedger.readCounts(pollA.sessionId)).toEqual(
+      new Map([
+        [pollA.logoIds[1], 1],
+        [pollA.logoIds[2], 1],
+      ]),
+    );
+
+    // A browser that lost its pass (a private window) is found on its network, and my-vote gives it the pass again.
+    const again = await myVote(pollA.sessionId, fingerprint, '10.1.0.1').expect(200);
+    expect(again.body).toMatchObject({ hasVoted: true, logoId: pollA.logoIds[1] });
+    expect(issuedVoterPass(again)).toBe(passA);
+    // A visitor without a vote gets none.
+    expect(issuedPassCookie(await myVote(pollA.sessionId, newFingerprint(), '10.1.0.5').expect(200))).toBeUndefined();
+
+    const seats = JSON.stringify(await VoterSeatModel.find({ pollId: { $in: [pollA.sessionId, pollB.sessionId] } }).lean());
+    expect(seats).not.toContain(passA);
   });
 });
 
@@ -263,9 +292,9 @@ describe('network addresses', () => {
   it(`lets ${CAP} voters vote from one address, refuses the next with 429, and still lets them change their votes`, async () => {
     const { sessionId, logoIds } = await createPoll();
     const voters = Array.from({ length: CAP }, newFingerprint);
-    const cookies: (string | undefined)[] = [];
+    const passes: (string | undefined)[] = [];
     for (const fingerprint of voters)
-      cookies.push(issuedVoterCookie(await vote(sessionId, logoIds[0]!, fingerprint, '198.51.100.1').expect(200)));
+      passes.push(issuedVoterPass(await vote(sessionId, logoIds[0]!, fingerprint, '198.51.100.1').expect(200)));
 
     const refused = await vote(sessionId, logoIds[0]!, newFingerprint(), '198.51.100.1');
     expect(refused.status).toBe(429);
@@ -275,7 +304,7 @@ describe('network addresses', () => {
 
     await vote(sessionId, logoIds[1]!, voters[0]!, '198.51.100.1').expect(200);
     // A voter who moved to another network keeps the one vote and can still change it.
-    await vote(sessionId, logoIds[2]!, voters[1]!, '192.0.2.200', cookies[1]).expect(200);
+    await vote(sessionId, logoIds[2]!, voters[1]!, '192.0.2.200', passes[1]).expect(200);
     // Other addresses and other polls are not affected.
     await vote(sessionId, logoIds[0]!, newFingerprint(), '198.51.100.2').expect(200);
     const otherPoll = await createPoll();
@@ -423,47 +452,34 @@ describe('the vote use case, without HTTP', () => {
     ipHashSalt: config.IP_HASH_SALT,
     addressPolicies: { standard: policy, sharedNetwork: policy },
     proofOfWork: proofOfWork({ secret: config.IP_HASH_SALT, iterations: config.PROOF_OF_WORK_ITERATIONS }),
-    logger: silentLogger,
     readLivePoll: livePollReader(),
+    voteSignals: voteChangeSignals(() => undefined),
   });
 
-  /** A ballot from a new browser at `ip`; `cookieAsked` counts how often its voter cookie was asked for. */
+  /** A ballot from a new browser (no voter pass) at `ip`. */
   function ballot(sessionId: string, logoId: string, ip = '10.1.0.1') {
-    const browser = { cookieAsked: 0 };
-    const fingerprint = newFingerprint();
-    const request: CastVoteRequest = {
-      sessionId,
-      logoId,
-      proof: '',
-      voter: {
-        fingerprint,
-        ip,
-        cookie: () => {
-          browser.cookieAsked += 1;
-          return { value: `cookie-of-${fingerprint}`, issued: true };
-        },
-      },
-    };
-    return { request, browser };
+    const request: CastVoteRequest = { sessionId, logoId, proof: '', voter: { fingerprint: newFingerprint(), ip, passVoter: undefined } };
+    return { request };
   }
 
-  it('refuses a ballot for no poll, an unknown logo or an unknown channel before asking for the voter cookie', async () => {
+  it('refuses a ballot for no poll, an unknown logo or an unknown channel', async () => {
     const { sessionId, logoIds } = await createPoll();
-    const noPoll = ballot(newSessionId(), logoIds[0]!);
-    expect(await caster(noPoll.request)).toEqual({ outcome: 'poll-not-found' });
-    const unknownLogo = ballot(sessionId, 'not-a-logo');
-    expect(await caster(unknownLogo.request)).toEqual({ outcome: 'unknown-logo' });
-    const unknownChannel = ballot(sessionId, logoIds[0]!);
-    expect(await caster({ ...unknownChannel.request, via: 'nochannel' })).toEqual({ outcome: 'unknown-channel' });
-    expect([noPoll, unknownLogo, unknownChannel].map(({ browser }) => browser.cookieAsked)).toEqual([0, 0, 0]);
+    expect(await caster(ballot(newSessionId(), logoIds[0]!).request)).toEqual({ outcome: 'poll-not-found' });
+    expect(await caster(ballot(sessionId, 'not-a-logo').request)).toEqual({ outcome: 'unknown-logo' });
+    expect(await caster({ ...ballot(sessionId, logoIds[0]!).request, via: 'nochannel' })).toEqual({ outcome: 'unknown-channel' });
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map());
   });
 
   it('records a vote, asks the next voter of the address for a proof of work, and refuses a malformed proof', async () => {
     const { sessionId, logoIds } = await createPoll();
     const first = ballot(sessionId, logoIds[0]!);
-    expect(await caster(first.request)).toEqual({ outcome: 'recorded', logoId: logoIds[0] });
-    expect(first.browser.cookieAsked).toBe(1);
+    const voterKey = voterKeyOf(sessionId, first.request.voter.fingerprint, hashIp(config.IP_HASH_SALT, '10.1.0.1'));
+    // A browser without a pass for this poll is given one naming its voter.
+    expect(await caster(first.request)).toEqual({ outcome: 'recorded', logoId: logoIds[0], newPass: { pollId: sessionId, voterKey } });
+    expect(await caster({ ...first.request, voter: { ...first.request.voter, passVoter: voterKey } })).toEqual({
+      outcome: 'recorded',
+      logoId: logoIds[0],
+    });
 
     const second = ballot(sessionId, logoIds[1]!);
     const refused = await caster(second.request);

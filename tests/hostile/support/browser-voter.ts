@@ -1,6 +1,6 @@
 /**
  * A browser that votes through the gateway as the voting page does, over plain HTTP from a chosen
- * loopback address (a network): its own cookie jar (anti-forgery and voter cookies) and its own
+ * loopback address (a network): its own cookie jar (anti-forgery cookie and voter passes) and its own
  * fingerprint. It can move to another address, or open a private window (same address and
  * fingerprint, no cookies).
  */

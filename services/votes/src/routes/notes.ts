@@ -16,7 +16,7 @@ import { maskProfanity } from '../profanity';
 import { pollToVoteOn, votingRefusal } from '../use-cases/cast-vote';
 import { voterFinder } from '../voter';
 import { readWordsPage } from './feedback';
-import { voterCluesOf } from './voter-request';
+import { voterRequests } from './voter-request';
 import { UNKNOWN_LOGO, VOTING_REFUSED } from './votes';
 
 export interface NotesRouteOptions {
@@ -33,16 +33,17 @@ export interface NotesRouteOptions {
 export function notesRouter(options: NotesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
   const findVoter = voterFinder(options.ipHashSalt);
+  const voters = voterRequests(options.ipHashSalt);
   const viewerOf = resultsViewerClues(options);
 
   /** The poll and the voter of a write: a voter of this poll, with a vote, while voting is open. */
   async function writer(ctx: Context, logoId: string) {
-    const voter = voterCluesOf(ctx);
+    const voter = voters.cluesOf(ctx, ctx.params.sessionId);
     const poll = pollOr404(await pollToVoteOn(ctx.params.sessionId));
     if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, UNKNOWN_LOGO);
     const stopped = await votingRefusal(poll._id);
     if (stopped) throw new HttpError(409, VOTING_REFUSED[stopped]);
-    const { voterKey } = await findVoter(poll._id, voter);
+    const { voterKey } = findVoter(poll._id, voter);
     // Voters' notes only: a vote is what the seat and proof-of-work rules let in, once per person.
     if ((await currentVote(voterKey)).logoId === null) throw new HttpError(409, NOTE_MESSAGES.noVote);
     return { poll, voterKey };
@@ -73,9 +74,9 @@ export function notesRouter(options: NotesRouteOptions): Router {
   });
 
   router.get('/my-notes', async (ctx) => {
-    const voter = voterCluesOf(ctx);
+    const voter = voters.cluesOf(ctx, ctx.params.sessionId);
     const poll = pollOr404(await pollToVoteOn(ctx.params.sessionId));
-    const { voterKey } = await findVoter(poll._id, voter);
+    const { voterKey } = findVoter(poll._id, voter);
     const body: MyNotes = { notes: (await notesOfVoter(voterKey)).map((note) => ({ logoId: note.logoId, note: note.text })) };
     // Per visitor (by header and cookie), so no cache may keep it for the URL.
     ctx.set('Cache-Control', 'no-store');

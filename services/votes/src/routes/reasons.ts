@@ -15,7 +15,7 @@ import { maskProfanity } from '../profanity';
 import { pollToVoteOn, votingRefusal } from '../use-cases/cast-vote';
 import { voterFinder } from '../voter';
 import { readWordsPage } from './feedback';
-import { voterCluesOf } from './voter-request';
+import { voterRequests } from './voter-request';
 import { VOTING_REFUSED } from './votes';
 
 export interface ReasonsRouteOptions {
@@ -28,17 +28,18 @@ export interface ReasonsRouteOptions {
 export function reasonsRouter(options: ReasonsRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
   const findVoter = voterFinder(options.ipHashSalt);
+  const voters = voterRequests(options.ipHashSalt);
   const viewerOf = resultsViewerClues(options);
 
   // The voter, the anti-forgery token and the poll are checked as for a vote.
   router.put('/reason', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
-    const voter = voterCluesOf(ctx);
+    const voter = voters.cluesOf(ctx, ctx.params.sessionId);
     const { reason } = parseJsonBody(ctx, ReasonRequest);
     const poll = pollOr404(await pollToVoteOn(ctx.params.sessionId));
     // Voting has ended on a closed poll, explaining a vote with it (docs/closing.md).
     const stopped = await votingRefusal(poll._id);
     if (stopped) throw new HttpError(409, VOTING_REFUSED[stopped]);
-    const { voterKey } = await findVoter(poll._id, voter);
+    const { voterKey } = findVoter(poll._id, voter);
     const vote = await currentVote(voterKey);
     const logoId = vote.logoId;
     if (logoId === null || !poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(409, REASON_MESSAGES.noVote);

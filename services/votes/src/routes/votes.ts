@@ -1,18 +1,18 @@
 import Router from '@koa/router';
 import { POLL_HIDDEN, VOTE_PROOF_HEADER, VOTING_CLOSED, VoteRequest, type ProofRequired, type VoteResponse } from '@logovote/contracts';
-import { livePollReader } from '@logovote/models';
-import { HttpError, jsonBody, parseJsonBody, pollNotFound, requireCsrf, type Logger } from '@logovote/service-kit';
+import { livePollReader, type VoteChangeSignals } from '@logovote/models';
+import { HttpError, jsonBody, parseJsonBody, pollNotFound, requireCsrf } from '@logovote/service-kit';
 import { PROOF_INVALID, PROOF_LEVEL_FULL, PROOF_REQUIRED, PROOF_SPENT, type ProofOfWork } from '../proof-of-work';
 import { voteCaster, type AddressPolicies, type CastVoteOutcome, type VotingRefusal } from '../use-cases/cast-vote';
 import { myVoteReader } from '../use-cases/my-vote';
-import { voterCluesOf } from './voter-request';
+import { voterRequests } from './voter-request';
 
 export interface VotesRouteOptions {
   csrfSecret: string;
   ipHashSalt: string;
   addressPolicies: AddressPolicies;
   proofOfWork: ProofOfWork;
-  logger: Logger;
+  voteSignals: VoteChangeSignals;
 }
 
 export const UNKNOWN_LOGO = 'This logo is not part of this voting session';
@@ -50,20 +50,25 @@ export function votesRouter(options: VotesRouteOptions): Router {
   const readLivePoll = livePollReader();
   const caster = voteCaster({ ...options, readLivePoll });
   const readMyVote = myVoteReader(options.ipHashSalt, readLivePoll);
+  const voters = voterRequests(options.ipHashSalt);
 
   router.get('/my-vote', async (ctx) => {
-    const mine = await readMyVote(ctx.params.sessionId, voterCluesOf(ctx));
-    if (!mine) throw pollNotFound();
+    const { sessionId } = ctx.params;
+    const found = await readMyVote(sessionId, voters.cluesOf(ctx, sessionId));
+    if (!found) throw pollNotFound();
+    if (found.newPass) voters.issuePass(ctx, found.newPass);
     // Per visitor (by header and cookie), so no cache may keep it for the URL.
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = mine;
+    ctx.body = found.mine;
   });
 
   router.post('/vote', requireCsrf(options.csrfSecret), jsonBody(), async (ctx) => {
-    const voter = voterCluesOf(ctx);
+    const { sessionId } = ctx.params;
+    const voter = voters.cluesOf(ctx, sessionId);
     const { logoId, via } = parseJsonBody(ctx, VoteRequest);
-    const cast = await caster({ sessionId: ctx.params.sessionId, logoId, via, proof: ctx.get(VOTE_PROOF_HEADER), voter });
+    const cast = await caster({ sessionId, logoId, via, proof: ctx.get(VOTE_PROOF_HEADER), voter });
     if (cast.outcome === 'recorded') {
+      if (cast.newPass) voters.issuePass(ctx, cast.newPass);
       const body: VoteResponse = { logoId: cast.logoId };
       ctx.body = body;
     } else if (cast.outcome === 'proof-required') {

@@ -1,7 +1,6 @@
 import type { VoteChallenge } from '@logovote/contracts';
 import {
   VoterSeatModel,
-  bindVoterCookie,
   channelLedger,
   channelOfVoter,
   channelTally,
@@ -12,15 +11,14 @@ import {
   readPollStatus,
   seatRow,
   seatsOfAddress,
-  voteChangeSignaller,
   voteLedger,
   type CurrentVote,
   type ReadLivePoll,
   type PollStatus,
+  type VoteChangeSignals,
 } from '@logovote/models';
-import type { Logger } from '@logovote/service-kit';
 import { attemptsAt, type ProofCost, type ProofOfWork } from '../proof-of-work';
-import { voterFinder, type VoterClues } from '../voter';
+import { voterFinder, type NewVoterPass, type VoterClues } from '../voter';
 
 export interface Ballot {
   pollId: string;
@@ -130,7 +128,7 @@ const MAX_ROUNDS = 5;
  *
  * A new voter takes a seat first (none left: refused, nothing written). The vote is then the voter's
  * next revision in the vote ledger (see @logovote/models' vote-ledger): that insert decides, and it is
- * what counts. `returning`: the browser's cookie named the voter, so it has voted here before and its
+ * what counts. `returning`: the browser's voter pass named the voter, so it has voted here before and its
  * vote is read first; any other voter is most likely new, so its seat is tried first, and only a voter
  * found seated already reads its vote (a voter with revisions holds a seat, so one that takes its seat
  * now has none).
@@ -243,9 +241,10 @@ export interface CastVoteDeps {
   ipHashSalt: string;
   addressPolicies: AddressPolicies;
   proofOfWork: ProofOfWork;
-  logger: Logger;
   /** The poll with its status, as read for this request (one process's livePollReader, shared with my-vote). */
   readLivePoll: ReadLivePoll;
+  /** The process's live-results signaller (docs/live-results.md). */
+  voteSignals: VoteChangeSignals;
 }
 
 export interface CastVoteRequest {
@@ -260,7 +259,7 @@ export interface CastVoteRequest {
 
 /** How a vote went. Nothing of a refused vote stays written. */
 export type CastVoteOutcome =
-  | { outcome: 'recorded'; logoId: string }
+  | { outcome: 'recorded'; logoId: string; newPass?: NewVoterPass }
   | { outcome: 'poll-not-found' }
   | { outcome: 'unknown-logo' }
   | { outcome: 'unknown-channel' }
@@ -279,12 +278,11 @@ export const pollToVoteOn = (sessionId: string | undefined) => findActivePoll(se
  * Casting a vote, the whole use case (docs/vote-counts.md, "A vote's path"): the poll and the ballot
  * checked, the voter found, a seat of its address taken (past the free ones, for a proof of work), the
  * vote written as the voter's next ledger revision and mirrored into its channel, taken back when voting
- * stopped meanwhile, the browser's cookie bound to the voter, and open results pages signalled. Answers
- * a typed outcome; the route maps it to HTTP.
+ * stopped meanwhile, and open results pages signalled. Answers a typed outcome, with the voter the browser's
+ * pass is to name; the route maps it to HTTP.
  */
 export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Promise<CastVoteOutcome> {
   const findVoter = voterFinder(deps.ipHashSalt);
-  const signalVoteChange = voteChangeSignaller();
 
   return async ({ sessionId, logoId, via, proof, voter: clues }) => {
     const found = await deps.readLivePoll(sessionId);
@@ -296,7 +294,7 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
     // The first look at the poll's status: the one read with the poll for this request.
     const stopped = refusalOf(status);
     if (stopped) return { outcome: stopped };
-    const voter = await findVoter(poll._id, clues);
+    const voter = findVoter(poll._id, clues);
     const policy = poll.sharedNetwork ? deps.addressPolicies.sharedNetwork : deps.addressPolicies.standard;
     const spent = proof ? await deps.proofOfWork.spend(proof, poll._id) : { level: 0 };
     if ('refused' in spent)
@@ -309,7 +307,7 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
       ipHash: voter.ipHash,
       channel: via,
     };
-    const cast = await recordBallot(ballot, policy.seats, spent.level, voter.bound);
+    const cast = await recordBallot(ballot, policy.seats, spent.level, voter.passed);
     if (cast.outcome === 'address-limit') return { outcome: 'address-limit', votersPerAddress: policy.seats.votersPerAddress };
     if (cast.outcome === 'proof-required') {
       const attempts = attemptsAt(policy.cost, cast.level);
@@ -319,15 +317,10 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
     // A poll without channels spends nothing here (docs/channels.md).
     const mirrored =
       channels.length > 0 && cast.written ? await mirrorIntoChannel(poll._id, voter.voterKey, logoId, cast.written) : undefined;
-    const [refusedMeanwhile] = await Promise.all([
-      withdrawVoteIfClosedMeanwhile(poll._id, voter.voterKey, logoId, cast.written, mirrored),
-      // From now on this browser finds its vote from any address (this voter's, whether or not the poll still takes votes).
-      voter.bound ? undefined : bindVoterCookie(poll._id, voter.cookieHash, voter.voterKey),
-    ]);
+    const refusedMeanwhile = await withdrawVoteIfClosedMeanwhile(poll._id, voter.voterKey, logoId, cast.written, mirrored);
     if (refusedMeanwhile) return { outcome: refusedMeanwhile };
-    // Live results pages learn of the change from this signal (docs/live-results.md). The vote stands without
-    // it: those pages then show it with the next vote's update or on reload.
-    await signalVoteChange(poll._id).catch((error: unknown) => deps.logger.warn({ err: error }, 'live results signal not written'));
-    return { outcome: 'recorded', logoId };
+    // Live results pages learn of the change from this signal, written with the process's next batch (docs/live-results.md).
+    deps.voteSignals.changed(poll._id);
+    return { outcome: 'recorded', logoId, ...(voter.passed ? {} : { newPass: { pollId: poll._id, voterKey: voter.voterKey } }) };
   };
 }

@@ -1,22 +1,26 @@
 import type { MyVote } from '@logovote/contracts';
 import { currentVote, reasonOf, type ReadLivePoll } from '@logovote/models';
-import { voterFinder, type VoterClues } from '../voter';
+import { voterFinder, type NewVoterPass, type VoterClues } from '../voter';
 
 /**
  * The voter's vote in a poll, with the reason given for it (docs/reasons.md), so the page can show them;
- * null: no such poll. `readLivePoll` reads the poll with its status for this request (livePollReader).
+ * null: no such poll. `newPass`: a voter with a vote whom the browser's voter pass does not name yet (a
+ * private window, cookies cleared), for the pass to name from now on. `readLivePoll` reads the poll with its
+ * status for this request (livePollReader).
  */
 export function myVoteReader(
   ipHashSalt: string,
   readLivePoll: ReadLivePoll,
-): (sessionId: string | undefined, clues: VoterClues) => Promise<MyVote | null> {
+): (sessionId: string | undefined, clues: VoterClues) => Promise<{ mine: MyVote; newPass?: NewVoterPass } | null> {
   const findVoter = voterFinder(ipHashSalt);
   return async (sessionId, clues) => {
     const found = await readLivePoll(sessionId);
     if (!found) return null;
-    const { voterKey } = await findVoter(found.poll._id, clues);
+    const pollId = found.poll._id;
+    const { voterKey, passed } = findVoter(pollId, clues);
     const { logoId, rev } = await currentVote(voterKey);
     const reason = logoId === null ? undefined : await reasonOf(voterKey, rev);
-    return { hasVoted: logoId !== null, logoId, ...(reason === undefined ? {} : { reason }) };
+    const mine: MyVote = { hasVoted: logoId !== null, logoId, ...(reason === undefined ? {} : { reason }) };
+    return logoId !== null && !passed ? { mine, newPass: { pollId, voterKey } } : { mine };
   };
 }
