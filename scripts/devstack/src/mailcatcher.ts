@@ -10,8 +10,6 @@ export interface StartMailCatcherOptions {
   smtpHost?: string;
   httpPort: number;
   logDir: string;
-  /** Where MailDev keeps .eml files; default <logDir>/maildev-<smtpPort>. Emptied at start. */
-  mailDir?: string;
   timeoutMs?: number;
 }
 
@@ -23,7 +21,7 @@ export interface StartMailCatcherOptions {
 export async function startMailCatcher(o: StartMailCatcherOptions): Promise<{ proc: ManagedProcess; smtpPort: number; apiUrl: string }> {
   // Without --mail-directory MailDev writes to a shared os.tmpdir()/maildev; with
   // it, it reloads whatever is there, so give each instance its own, emptied dir.
-  const mailDir = path.resolve(o.mailDir ?? path.join(o.logDir, `maildev-${o.smtpPort}`));
+  const mailDir = path.resolve(o.logDir, `maildev-${o.smtpPort}`);
   fs.rmSync(mailDir, { recursive: true, force: true });
   fs.mkdirSync(mailDir, { recursive: true });
   const proc = spawnManaged(
@@ -116,25 +114,22 @@ export function mailCatcherClient(apiUrl: string): MailCatcherClient {
   };
   const list = async (): Promise<CaughtMail[]> => {
     const emails = (await call('GET', '/api/email')) as MailDevEmail[];
-    return emails.map((e) => {
-      const mail: CaughtMail = {
-        id: e.id,
-        subject: e.subject ?? '',
-        to: (e.to ?? []).map((a) => a.address),
-        envelopeTo: (e.envelope?.to ?? []).map((a) => a.address),
-        from: e.from?.[0]?.address ?? '',
-        time: e.time,
-        headers: e.headers ?? {},
-        attachments: (e.attachments ?? []).map((a) => ({
-          fileName: a.generatedFileName,
-          contentType: a.contentType,
-          ...(a.contentId ? { contentId: a.contentId.replace(/^<|>$/g, '') } : {}),
-        })),
-      };
-      if (e.text !== undefined) mail.text = e.text;
-      if (e.html !== undefined) mail.html = e.html;
-      return mail;
-    });
+    return emails.map((e) => ({
+      id: e.id,
+      subject: e.subject ?? '',
+      to: (e.to ?? []).map((a) => a.address),
+      envelopeTo: (e.envelope?.to ?? []).map((a) => a.address),
+      from: e.from?.[0]?.address ?? '',
+      time: e.time,
+      text: e.text,
+      html: e.html,
+      headers: e.headers ?? {},
+      attachments: (e.attachments ?? []).map((a) => ({
+        fileName: a.generatedFileName,
+        contentType: a.contentType,
+        contentId: a.contentId?.replace(/^<|>$/g, ''),
+      })),
+    }));
   };
   return {
     list,
@@ -151,9 +146,7 @@ export function mailCatcherClient(apiUrl: string): MailCatcherClient {
       for (;;) {
         const hit = (await list()).find(predicate);
         if (hit) return hit;
-        if (Date.now() >= deadline) {
-          throw new Error(`no matching mail in MailDev after ${opts.timeoutMs ?? 10_000} ms`);
-        }
+        if (Date.now() >= deadline) throw new Error(`no matching mail in MailDev after ${opts.timeoutMs ?? 10_000} ms`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
