@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureInfraInstalled, findFreePort, repoRoot, stopAll, toolPath } from '@logovote/devstack';
 import { format, resolveConfig } from 'prettier';
 import type { Browser } from 'playwright-core';
@@ -39,8 +40,6 @@ import { SERVICES, freePorts, startStack, type StackPorts } from '../scripts/lib
 import { median } from './lib/stats';
 
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The gateway's per-address API rate limit is raised for the bench: the logo-serving comparison runs
  * from one address at thousands of requests per second. Votes still come from many addresses (one per
@@ -234,8 +233,6 @@ async function main(): Promise<void> {
         ...scaleOptions,
         polls,
         adminAuthorization: '',
-        measurePages: async () => undefined,
-        flowsOnly: true,
       });
       await finish([figures.scaleSection(scale)]);
       return;

@@ -601,7 +601,7 @@ export function proofOfWorkSection(results: ProofOfWorkResults): Section {
 
 export function liveSection(live: LiveResults): Section {
   const footprint = (name: string, which: 'gateway' | 'sessions') => {
-    const { before, withStreams } = live.footprint[which];
+    const [before, withStreams] = [live.footprint.before[which], live.footprint.withStreams[which]];
     return [
       name,
       `${mb(before.residentBytes)}, ${fixed(before.openFiles)} files`,

@@ -37,13 +37,15 @@ export interface K6Options {
 }
 
 /**
- * `count` loopback addresses of 127.<block>.0.0/16 from its `first`-th (0: 127.<block>.0.1), for k6 --local-ips
- * (Linux routes all of 127/8 to the loopback interface, so any of them can be a source address without configuration).
+ * The `index`-th loopback address of 127.<block>.0.0/16 (0: 127.<block>.0.1): Linux routes all of 127/8 to the loopback
+ * interface, so any of them can be a source address without configuration.
  */
-export function loopbackRange(block: number, count: number, first = 0): string {
-  const address = (index: number) => `127.${block}.${Math.floor((index + 1) / 256)}.${(index + 1) % 256}`;
-  if (first + count > 65_535) throw new Error(`127.${block}.0.0/16 has no ${first + count} addresses after .0.0`);
-  return `${address(first)}-${address(first + count - 1)}`;
+export const loopbackAddress = (block: number, index: number) => `127.${block}.${Math.floor((index + 1) / 256)}.${(index + 1) % 256}`;
+
+/** The first `count` loopback addresses of 127.<block>.0.0/16, for k6 --local-ips. */
+export function loopbackRange(block: number, count: number): string {
+  if (count > 65_535) throw new Error(`127.${block}.0.0/16 has no ${count} addresses after .0.0`);
+  return `${loopbackAddress(block, 0)}-${loopbackAddress(block, count - 1)}`;
 }
 
 export function runK6(options: K6Options): Promise<K6Run> {

@@ -82,21 +82,25 @@ export interface ThrottledNetwork {
   uploadKbps: number;
 }
 
-/**
- * A new page in a new context (so no cache) as MOBILE_PROFILE's phone, its CPU slowed as that profile's and its
- * network throttled as `network` says (not at all with null). The caller closes the context.
- */
-export async function coldMobilePage(
-  browser: Browser,
-  network: ThrottledNetwork | null,
-): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
-  const context = await browser.newContext({
+/** A new context (so no cache) as MOBILE_PROFILE's phone. */
+export const mobileContext = (browser: Browser): Promise<BrowserContext> =>
+  browser.newContext({
     viewport: MOBILE_PROFILE.viewport,
     deviceScaleFactor: MOBILE_PROFILE.deviceScaleFactor,
     isMobile: true,
     hasTouch: true,
     userAgent: MOBILE_PROFILE.userAgent,
   });
+
+/**
+ * A new page in a mobileContext, its CPU slowed as MOBILE_PROFILE's and its network throttled as `network` says (not
+ * at all with null). The caller closes the context.
+ */
+export async function coldMobilePage(
+  browser: Browser,
+  network: ThrottledNetwork | null,
+): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
+  const context = await mobileContext(browser);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
