@@ -60,24 +60,21 @@ function command(binary: string, args: string[]): string {
 }
 
 function stackProcesses(ports: StackPorts, runDir: string): WatchedProcess[] {
-  const found: (WatchedProcess | undefined)[] = [
-    ...SERVICES.map((service) => {
-      const pid = findPid([`services/${service}/dist/server.js`], `PORT=${ports.services[service]}`);
-      return pid === undefined ? undefined : { name: service, pid };
-    }),
-    ...(
-      [
-        ['gateway (nginx)', [join(runDir, 'gateway', 'nginx.conf')]],
-        ['FerretDB', [`--listen-addr=127.0.0.1:${ports.mongo}`]],
-        ['PostgreSQL', [join(runDir, 'data', 'postgres')]],
-        ['MinIO', [`127.0.0.1:${ports.minio}`, 'server']],
-      ] as const
-    ).map(([name, cmdline]) => {
-      const pid = findPid([...cmdline]);
-      return pid === undefined ? undefined : { name, pid };
-    }),
+  const commandLines: [string, string[], string?][] = [
+    ...SERVICES.map((service): [string, string[], string] => [
+      service,
+      [`services/${service}/dist/server.js`],
+      `PORT=${ports.services[service]}`,
+    ]),
+    ['gateway (nginx)', [join(runDir, 'gateway', 'nginx.conf')]],
+    ['FerretDB', [`--listen-addr=127.0.0.1:${ports.mongo}`]],
+    ['PostgreSQL', [join(runDir, 'data', 'postgres')]],
+    ['MinIO', [`127.0.0.1:${ports.minio}`, 'server']],
   ];
-  return found.filter((entry): entry is WatchedProcess => entry !== undefined);
+  return commandLines.flatMap(([name, cmdline, env]) => {
+    const pid = findPid(cmdline, env);
+    return pid === undefined ? [] : [{ name, pid }];
+  });
 }
 
 /** Two benches at once would measure each other: refuse while another one's run folder belongs to a live process. */

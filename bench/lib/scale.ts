@@ -46,7 +46,7 @@ export interface ScaleProbe {
 /** What a run of flows cost, counted from just before it until its writes were all done. */
 export interface FlowCosts {
   voters: number;
-  /** The flows themselves. */
+  /** Of the flows alone. */
   seconds: number;
   /** Flows with a request not answered 200, by that request and its status. */
   failures: Record<string, number>;
@@ -54,7 +54,7 @@ export interface FlowCosts {
   /** p50 and p95 of each request, in ms. */
   requestMs: Record<FlowRequest, { p50: number; p95: number }>;
   load: number[];
-  /** From here on, over the span from just before the flows until the folder caught up after them. CPU seconds each process of the stack used (the load generator, in the bench's process: the rest of the machine). */
+  /** CPU seconds each process of the stack used (the load generator, in the bench's process: the rest of the machine). */
   cpu: { name: string; seconds: number }[];
   /** CPU seconds the whole machine was busy, all cores together. */
   machineCpuSeconds: number;
@@ -76,7 +76,6 @@ export interface FlowShape extends FlowCosts {
 }
 
 export interface ScaleResults {
-  /** Cores of the machine that ran the flows. */
   cores: number;
   shapes: FlowShape[];
   /** Absent when only the flows ran (LOGOVOTE_BENCH_ONLY=scale). */

@@ -10,21 +10,9 @@ const BINARIES_OF = {
   kubernetes: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy', 'kubectl', 'kube-pause'],
   'kube-node': ['etcd', 'containerd', 'ctr', 'runc'],
 } as const;
-const TOOLS = [
-  'ferretdb',
-  'minio',
-  'maildev',
-  'nginx',
-  'chromium',
-  'k6',
-  'helm',
-  'kubeconform',
-  'podman',
-  'docker-compose',
-  'mc',
-  'coredns',
-] as const;
-export type ToolName = (typeof TOOLS)[number] | (typeof BINARIES_OF)[keyof typeof BINARIES_OF][number];
+type OwnTool =
+  'ferretdb' | 'minio' | 'maildev' | 'nginx' | 'chromium' | 'k6' | 'helm' | 'kubeconform' | 'podman' | 'docker-compose' | 'mc' | 'coredns';
+export type ToolName = OwnTool | (typeof BINARIES_OF)[keyof typeof BINARIES_OF][number];
 
 /** The install-infra.sh tool that installs this binary. */
 export function installerToolOf(name: ToolName): string {
