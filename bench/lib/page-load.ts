@@ -42,14 +42,7 @@ export interface PageLoad {
   acceptEncoding: string;
 }
 
-interface PendingRequest {
-  url: string;
-  type: string;
-  startMs: number;
-  status: number;
-  headerBytes: number;
-  contentEncoding: string;
-}
+type PendingRequest = Omit<LoadedResource, 'transferBytes' | 'bodyBytes' | 'endMs'> & { headerBytes: number };
 
 /** What the page functions below use of the browser (this program is not compiled against the DOM). */
 interface PageGlobals {
@@ -160,14 +153,11 @@ export async function measurePageLoad(browser: Browser, url: string, options: { 
     cdp.on('Network.loadingFinished', (event) => {
       const request = pending.get(event.requestId);
       if (!request) return;
+      const { headerBytes, ...resource } = request;
       resources.push({
-        url: request.url,
-        type: request.type,
-        status: request.status,
+        ...resource,
         transferBytes: event.encodedDataLength,
-        bodyBytes: event.encodedDataLength - request.headerBytes,
-        contentEncoding: request.contentEncoding,
-        startMs: request.startMs,
+        bodyBytes: event.encodedDataLength - headerBytes,
         endMs: ms(event.timestamp),
       });
     });

@@ -47,7 +47,6 @@ export interface StartNginxOptions {
   /** Polled until it answers (200-399 unless expectStatus says otherwise). */
   readyUrl: string;
   expectStatus?: (status: number) => boolean;
-  timeoutMs?: number;
 }
 
 export async function startNginx(o: StartNginxOptions): Promise<{ proc: ManagedProcess }> {
@@ -63,8 +62,6 @@ export async function startNginx(o: StartNginxOptions): Promise<{ proc: ManagedP
     throw new Error(`nginx config test failed for ${o.confPath}:\n${test.stderr || test.stdout || String(test.error)}`);
   }
   const proc = spawnManaged('nginx', nginx, args, { logDir: o.logDir, cwd: prefix });
-  const waitOpts: Parameters<typeof waitForHttp>[1] = { proc, timeoutMs: o.timeoutMs ?? 30_000 };
-  if (o.expectStatus) waitOpts.expectStatus = o.expectStatus;
-  await stopOnFailure(proc, waitForHttp(o.readyUrl, waitOpts));
+  await stopOnFailure(proc, waitForHttp(o.readyUrl, { proc, timeoutMs: 30_000, expectStatus: o.expectStatus }));
   return { proc };
 }

@@ -10,7 +10,6 @@ export interface StartPostgresOptions {
   /** The cluster's data directory (initialised on first start, kept after). */
   dataDir: string;
   logDir: string;
-  timeoutMs?: number;
 }
 
 /** The superuser the private cluster is made with; FerretDB connects as it, over loopback only. */
@@ -129,7 +128,7 @@ export async function startPostgres(o: StartPostgresOptions): Promise<ManagedPro
   const ready = waitFor(
     `PostgreSQL on 127.0.0.1:${o.port}`,
     async () => run('pg_isready', ['-q', '-h', '127.0.0.1', '-p', String(o.port), '-d', 'postgres', '-U', POSTGRES_USER], undefined),
-    { proc, timeoutMs: o.timeoutMs ?? 60_000 },
+    { proc, timeoutMs: 60_000 },
   );
   await stopOnFailure(proc, ready);
   if (created) {
