@@ -17,6 +17,7 @@ import { ADMIN_SEARCH_LIMIT } from '@logovote/contracts';
 import { PollModel, PollSearchTermModel, searchEntriesOf, searchPolls } from '@logovote/models';
 import { activatePollsInBulk, listPollsInBulk, storedModel } from '@logovote/models/test-support';
 import mongoose from 'mongoose';
+import { percentile } from './lib/stats';
 
 const TOTAL = Number(process.env.LOGOVOTE_BENCH_SEARCH_POLLS ?? 100_000);
 /** Writing 100 000 polls takes many minutes: a rerun after a change to the search can measure the same ones. */
@@ -57,8 +58,6 @@ function pollNumber(n: number) {
   };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 async function timed(what: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
   const times: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -66,8 +65,7 @@ async function timed(what: () => Promise<unknown>): Promise<{ p50: number; p95: 
     await what();
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
 }
 
 async function main(): Promise<void> {

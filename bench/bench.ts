@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureInfraInstalled, findFreePort, repoRoot, stopAll, toolPath } from '@logovote/devstack';
 import { format, resolveConfig } from 'prettier';
 import type { Browser } from 'playwright-core';
@@ -39,8 +40,6 @@ import { SERVICES, freePorts, startStack, type StackPorts } from '../scripts/lib
 import { median } from './lib/stats';
 
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The gateway's per-address API rate limit is raised for the bench: the logo-serving comparison runs
  * from one address at thousands of requests per second. Votes still come from many addresses (one per
@@ -61,24 +60,21 @@ function command(binary: string, args: string[]): string {
 }
 
 function stackProcesses(ports: StackPorts, runDir: string): WatchedProcess[] {
-  const found: (WatchedProcess | undefined)[] = [
-    ...SERVICES.map((service) => {
-      const pid = findPid([`services/${service}/dist/server.js`], `PORT=${ports.services[service]}`);
-      return pid === undefined ? undefined : { name: service, pid };
-    }),
-    ...(
-      [
-        ['gateway (nginx)', [join(runDir, 'gateway', 'nginx.conf')]],
-        ['FerretDB', [`--listen-addr=127.0.0.1:${ports.mongo}`]],
-        ['PostgreSQL', [join(runDir, 'data', 'postgres')]],
-        ['MinIO', [`127.0.0.1:${ports.minio}`, 'server']],
-      ] as const
-    ).map(([name, cmdline]) => {
-      const pid = findPid([...cmdline]);
-      return pid === undefined ? undefined : { name, pid };
-    }),
+  const commandLines: [string, string[], string?][] = [
+    ...SERVICES.map((service): [string, string[], string] => [
+      service,
+      [`services/${service}/dist/server.js`],
+      `PORT=${ports.services[service]}`,
+    ]),
+    ['gateway (nginx)', [join(runDir, 'gateway', 'nginx.conf')]],
+    ['FerretDB', [`--listen-addr=127.0.0.1:${ports.mongo}`]],
+    ['PostgreSQL', [join(runDir, 'data', 'postgres')]],
+    ['MinIO', [`127.0.0.1:${ports.minio}`, 'server']],
   ];
-  return found.filter((entry): entry is WatchedProcess => entry !== undefined);
+  return commandLines.flatMap(([name, cmdline, env]) => {
+    const pid = findPid(cmdline, env);
+    return pid === undefined ? [] : [{ name, pid }];
+  });
 }
 
 /** Two benches at once would measure each other: refuse while another one's run folder belongs to a live process. */
@@ -234,8 +230,6 @@ async function main(): Promise<void> {
         ...scaleOptions,
         polls,
         adminAuthorization: '',
-        measurePages: async () => undefined,
-        flowsOnly: true,
       });
       await finish([figures.scaleSection(scale)]);
       return;

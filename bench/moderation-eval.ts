@@ -27,6 +27,7 @@ import {
   type LabelledCategory,
   type LabelledImage,
 } from '../packages/media-pipeline/test/labelled/categories';
+import { percentile } from './lib/stats';
 
 interface Outcome {
   image: string;
@@ -44,10 +45,6 @@ interface SuiteResponse {
   elapsedMs: number;
 }
 
-const percentile = (values: number[], share: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
-};
 const percent = (count: number, total: number) => `${count}/${total} (${total === 0 ? '-' : Math.round((count / total) * 100)} %)`;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const row = (cells: (string | number)[]) => out(`| ${cells.join(' | ')} |`);

@@ -260,6 +260,12 @@ export function firstLoadSection(page: { loads: PageLoad[]; medianLcpMs: number;
 const storeName = (level: LighthouseLevel) => (level.storedVotes === 0 ? 'empty store' : `${count(level.storedVotes)} votes`);
 const element = (summary: LighthouseSummary) => cell(lcpElementName(summary).replace(/^(.{60}).+? \(`/, '$1… (`'));
 const runsOf = (summary: LighthouseSummary, pick: (run: LighthouseSummary['runs'][number]) => string) => summary.runs.map(pick).join(', ');
+/** The median run's score in bold, every run's in brackets. */
+const performanceRuns = (summary: LighthouseSummary) =>
+  `**${fixed(summary.scores.performance)}** (${runsOf(summary, (run) => fixed(run.performance))})`;
+/** The median run's LCP (in bold with `mark` = '**'), every run's in brackets. */
+const lcpRuns = (summary: LighthouseSummary, mark = '') =>
+  `${mark}${seconds(summary.metrics.lcpMs)}${mark} (${runsOf(summary, (run) => seconds(run.lcpMs))})`;
 
 export function lighthouseSection(levels: LighthouseLevel[]): Section {
   const measured = levels.flatMap((level) => level.pages.map((page) => ({ level, page })));
@@ -316,7 +322,7 @@ export function lighthouseSection(levels: LighthouseLevel[]): Section {
         ...measured.map(({ level, page }) => [
           `\`${page.label}\``,
           storeName(level),
-          `**${fixed(page.scores.performance)}** (${runsOf(page, (run) => fixed(run.performance))})`,
+          performanceRuns(page),
           seconds(page.metrics.lcpMs),
           seconds(page.metrics.fcpMs),
           ms(page.metrics.tbtMs),
@@ -352,14 +358,8 @@ export function logoKindsSection(results: LogoKindsResults): Section {
   ];
   for (const { kind, summary } of pages) {
     const id = `logoKinds.${kind}.${summary.label}`;
-    figures[`${id}.performance`] = figure(
-      summary.scores.performance,
-      `**${fixed(summary.scores.performance)}** (${runsOf(summary, (run) => fixed(run.performance))})`,
-    );
-    figures[`${id}.lcpMs`] = figure(
-      summary.metrics.lcpMs,
-      `**${seconds(summary.metrics.lcpMs)}** (${runsOf(summary, (run) => seconds(run.lcpMs))})`,
-    );
+    figures[`${id}.performance`] = figure(summary.scores.performance, performanceRuns(summary));
+    figures[`${id}.lcpMs`] = figure(summary.metrics.lcpMs, lcpRuns(summary, '**'));
   }
   const slowRows = results.kinds.map(({ kind, slowPhone }) => {
     const column = (pick: (load: (typeof slowPhone)[number]) => number) =>
@@ -372,13 +372,7 @@ export function logoKindsSection(results: LogoKindsResults): Section {
     );
     return [
       kind,
-      ...[
-        (l: SlowLoad) => l.questionMs,
-        (l: SlowLoad) => l.firstLogoMs,
-        (l: SlowLoad) => l.voteButtonMs,
-        (l: SlowLoad) => l.tapMs,
-        (l: SlowLoad) => l.votedMs,
-      ].map(column),
+      ...(['questionMs', 'firstLogoMs', 'voteButtonMs', 'tapMs', 'votedMs'] as const).map((key) => column((each) => each[key])),
     ];
   });
   return {
@@ -396,8 +390,8 @@ export function logoKindsSection(results: LogoKindsResults): Section {
         ...pages.map(({ kind, summary }) => [
           `\`${summary.label}\``,
           kind,
-          `**${fixed(summary.scores.performance)}** (${runsOf(summary, (run) => fixed(run.performance))})`,
-          `${seconds(summary.metrics.lcpMs)} (${runsOf(summary, (run) => seconds(run.lcpMs))})`,
+          performanceRuns(summary),
+          lcpRuns(summary),
           `${ms(summary.metrics.tbtMs)} (${runsOf(summary, (run) => ms(run.tbtMs))})`,
           fixed(summary.metrics.cls, 3),
           element(summary),
@@ -407,7 +401,6 @@ export function logoKindsSection(results: LogoKindsResults): Section {
     },
   };
 }
-type SlowLoad = LogoKindsResults['kinds'][number]['slowPhone'][number];
 
 const perFlow = (value: number, voters: number) => fixed(value / voters, 2);
 const commandsOf = (costs: FlowCosts) => sum(Object.values(costs.dbCommands).flatMap((counts) => Object.values(counts)));
@@ -601,7 +594,7 @@ export function proofOfWorkSection(results: ProofOfWorkResults): Section {
 
 export function liveSection(live: LiveResults): Section {
   const footprint = (name: string, which: 'gateway' | 'sessions') => {
-    const { before, withStreams } = live.footprint[which];
+    const [before, withStreams] = [live.footprint.before[which], live.footprint.withStreams[which]];
     return [
       name,
       `${mb(before.residentBytes)}, ${fixed(before.openFiles)} files`,

@@ -3,24 +3,14 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:f
 import { join } from 'node:path';
 import { repoRoot, toolPath } from '@logovote/devstack';
 
-/** One metric of k6's end-of-test summary (handleSummary data): trends have percentiles, counters count and rate. */
-export interface K6Metric {
-  type: 'counter' | 'gauge' | 'rate' | 'trend';
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-
+/** k6's end-of-test summary (handleSummary data): each metric's values (trends have percentiles, counters count and rate). */
 export interface K6Summary {
-  metrics: Record<string, K6Metric | undefined>;
-  setup_data?: unknown;
-  state?: { testRunDurationMs: number };
+  metrics: Record<string, { values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> } | undefined>;
 }
 
 export interface K6Run {
   script: string;
   summary: K6Summary;
-  /** 0 when every threshold held; k6 exits 99 when one was crossed. */
-  exitCode: number;
   /** The thresholds that were crossed, as `metric: expression`. */
   crossed: string[];
   logFile: string;
@@ -37,13 +27,15 @@ export interface K6Options {
 }
 
 /**
- * `count` loopback addresses of 127.<block>.0.0/16 from its `first`-th (0: 127.<block>.0.1), for k6 --local-ips
- * (Linux routes all of 127/8 to the loopback interface, so any of them can be a source address without configuration).
+ * The `index`-th loopback address of 127.<block>.0.0/16 (0: 127.<block>.0.1): Linux routes all of 127/8 to the loopback
+ * interface, so any of them can be a source address without configuration.
  */
-export function loopbackRange(block: number, count: number, first = 0): string {
-  const address = (index: number) => `127.${block}.${Math.floor((index + 1) / 256)}.${(index + 1) % 256}`;
-  if (first + count > 65_535) throw new Error(`127.${block}.0.0/16 has no ${first + count} addresses after .0.0`);
-  return `${address(first)}-${address(first + count - 1)}`;
+export const loopbackAddress = (block: number, index: number) => `127.${block}.${Math.floor((index + 1) / 256)}.${(index + 1) % 256}`;
+
+/** The first `count` loopback addresses of 127.<block>.0.0/16, for k6 --local-ips. */
+export function loopbackRange(block: number, count: number): string {
+  if (count > 65_535) throw new Error(`127.${block}.0.0/16 has no ${count} addresses after .0.0`);
+  return `${loopbackAddress(block, 0)}-${loopbackAddress(block, count - 1)}`;
 }
 
 export function runK6(options: K6Options): Promise<K6Run> {
@@ -73,7 +65,7 @@ export function runK6(options: K6Options): Promise<K6Run> {
           .filter(([, result]) => !result.ok)
           .map(([expression]) => `${metric}: ${expression}`),
       );
-      resolve({ script: options.script, summary, exitCode: code ?? 1, crossed, logFile });
+      resolve({ script: options.script, summary, crossed, logFile });
     });
   });
 }

@@ -6,6 +6,7 @@ import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { machineBusySeconds } from './processes';
 import { runLighthouse, type LighthouseSummary } from './lighthouse';
+import { voteCounts } from './polls';
 
 export const LIGHTHOUSE_RUNS = 3;
 
@@ -20,11 +21,6 @@ export interface LighthouseLevel {
   busyShare: number;
   settleSeconds: number;
   pages: LighthouseSummary[];
-}
-
-async function countPollVotes(gateway: string, pollId: string): Promise<number> {
-  const session = (await (await fetch(`${gateway}/api/sessions/${pollId}`)).json()) as { logos: { voteCount: number }[] };
-  return session.logos.reduce((sum, logo) => sum + logo.voteCount, 0);
 }
 
 /** Below this share of all cores busy, the machine is quiet enough to measure a page. */
@@ -71,5 +67,6 @@ export async function measureLighthouseLevel(options: {
       { label: '/admin/polls', url: `${gateway}/admin/polls`, basicAuth: options.admin },
     ],
   });
-  return { storedVotes: options.storedVotes, pollVotes: await countPollVotes(gateway, pollId), load, busyShare, settleSeconds, pages };
+  const pollVotes = Object.values(await voteCounts(gateway, pollId)).reduce((sum, n) => sum + n, 0);
+  return { storedVotes: options.storedVotes, pollVotes, load, busyShare, settleSeconds, pages };
 }

@@ -158,7 +158,6 @@ function summarise(page, runs, median, failures) {
       fcpMs: metric('first-contentful-paint'),
       tbtMs: metric('total-blocking-time'),
       cls: metric('cumulative-layout-shift'),
-      speedIndexMs: metric('speed-index'),
     },
     lcp: lcpBreakdown(lhr),
     failing: Object.fromEntries(CATEGORIES.map((category) => [category, failing(lhr, category)])),

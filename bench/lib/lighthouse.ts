@@ -28,7 +28,7 @@ export interface LighthouseSummary {
   benchmarkIndex: number;
   /** 0 to 100, of the median run. */
   scores: Record<LighthouseCategory, number>;
-  metrics: { lcpMs: number; fcpMs: number; tbtMs: number; cls: number; speedIndexMs: number };
+  metrics: { lcpMs: number; fcpMs: number; tbtMs: number; cls: number };
   /** From the lcp-breakdown-insight audit, which replaced largest-contentful-paint-element in Lighthouse 13. */
   lcp: { element?: { selector: string; snippet: string; label: string }; partsMs: Record<string, number> };
   /** The scored audits under 1 in each category. */

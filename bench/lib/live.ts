@@ -5,14 +5,17 @@
  * vote with one viewer and with all of them.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LiveCounts } from '@logovote/contracts';
 import { openEventStream, type EventStream } from '../../tests/support/event-stream';
+import { call, targetOf } from '../../tests/hostile/support/http';
 import { postgresQuery } from '@logovote/devstack';
 import type { BenchPoll } from './polls';
 import { openFiles, residentBytes, type WatchedProcess } from './processes';
+import { loopbackAddress } from './k6';
+import { percentile } from './stats';
 
 const LIVE_VIEWERS = 1_000;
 /** Viewers per client address: under the gateway's per-address cap (LIVE_STREAMS_PER_ADDRESS). */
@@ -46,7 +49,7 @@ export interface LiveResults {
   /** Events expected (votes × viewers) and received. */
   deliveries: { expected: number; received: number };
   openSeconds: number;
-  footprint: Record<'gateway' | 'sessions', { before: ProcessFootprint; withStreams: ProcessFootprint }>;
+  footprint: Record<'before' | 'withStreams', Record<'gateway' | 'sessions', ProcessFootprint>>;
   /** Votes in each window where reads were counted. */
   votesPerWindow: number;
   /** Table reads (PostgreSQL's sequential and index scans) per vote, less the mean of windows without votes before and after. */
@@ -55,51 +58,25 @@ export interface LiveResults {
   idleReadsPerSecond: { oneViewer: number; allViewers: number };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: number[], share: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
-
-/** The `index`-th bench address of a block: 127.<block>.x.y. */
-const address = (block: number, index: number) => `127.${block}.${Math.floor((index + 1) / 256)}.${(index + 1) % 256}`;
-
 /** Sequential and index scans of every table so far (what FerretDB asked PostgreSQL to read). */
 function tableReads(postgresPort: number): number {
   return Number(postgresQuery(postgresPort, 'SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_user_tables')[0]?.[0]);
 }
 
-function footprint(process: WatchedProcess | undefined): ProcessFootprint {
-  return process
-    ? { residentBytes: residentBytes(process.pid), openFiles: openFiles(process.pid) }
-    : { residentBytes: NaN, openFiles: NaN };
-}
-
 /** One vote by a new voter from an address of its own; resolves when it is acknowledged. */
-function vote(gateway: string, poll: BenchPoll, csrfCookie: string, logoId: string, localAddress: string): Promise<void> {
-  const url = new URL(`${gateway}/api/sessions/${poll.sessionId}/vote`);
-  const body = JSON.stringify({ logoId });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent: false,
-        localAddress,
-        headers: {
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-          Cookie: `lv_csrf=${csrfCookie}`,
-          'X-CSRF-Token': poll.csrfToken,
-          'X-Client-Fingerprint': randomBytes(8).toString('hex'),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`vote: HTTP ${res.statusCode}`))));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+async function vote(gateway: string, poll: BenchPoll, csrfCookie: string, logoId: string, localAddress: string): Promise<void> {
+  const answer = await call(targetOf(gateway, localAddress), {
+    method: 'POST',
+    path: `/api/sessions/${poll.sessionId}/vote`,
+    headers: {
+      'Content-Type': 'application/json',
+      Cookie: `lv_csrf=${csrfCookie}`,
+      'X-CSRF-Token': poll.csrfToken,
+      'X-Client-Fingerprint': randomBytes(8).toString('hex'),
+    },
+    body: JSON.stringify({ logoId }),
   });
+  if (answer.status !== 200) throw new Error(`vote: HTTP ${answer.status}`);
 }
 
 export interface LiveSectionOptions {
@@ -113,13 +90,16 @@ export interface LiveSectionOptions {
 
 export async function runLiveSection(options: LiveSectionOptions): Promise<LiveResults> {
   const { gateway, poll, csrfCookie, log } = options;
-  const gatewayProcess = options.processes.find((entry) => entry.name.startsWith('gateway'));
-  const sessionsProcess = options.processes.find((entry) => entry.name === 'sessions');
+  const gatewayPid = options.processes.find((entry) => entry.name.startsWith('gateway'))?.pid;
+  const sessionsPid = options.processes.find((entry) => entry.name === 'sessions')?.pid;
+  const footprint = (pid: number | undefined): ProcessFootprint =>
+    pid === undefined ? { residentBytes: NaN, openFiles: NaN } : { residentBytes: residentBytes(pid), openFiles: openFiles(pid) };
+  const footprints = () => ({ gateway: footprint(gatewayPid), sessions: footprint(sessionsPid) });
   const url = `${gateway}/api/sessions/${poll.sessionId}/live`;
   let votesCast = 0;
   const castVote = async () => {
     const logoId = poll.logoIds[votesCast % poll.logoIds.length]!;
-    await vote(gateway, poll, csrfCookie, logoId, address(200, votesCast));
+    await vote(gateway, poll, csrfCookie, logoId, loopbackAddress(200, votesCast));
     votesCast += 1;
   };
   /** Table reads during a window with `votes` votes in it (none: the idle cost). */
@@ -145,9 +125,9 @@ export async function runLiveSection(options: LiveSectionOptions): Promise<LiveR
 
   const streams: EventStream<LiveCounts>[] = [];
   try {
-    const before = { gateway: footprint(gatewayProcess), sessions: footprint(sessionsProcess) };
+    const before = footprints();
     log('live results: one viewer, reads with and without votes');
-    streams.push(await openEventStream<LiveCounts>(url, { localAddress: address(201, 0) }));
+    streams.push(await openEventStream<LiveCounts>(url, { localAddress: loopbackAddress(201, 0) }));
     await streams[0]!.waitFor(() => true);
     await sleep(2_000);
     const oneViewer = await readsPerVote();
@@ -159,7 +139,7 @@ export async function runLiveSection(options: LiveSectionOptions): Promise<LiveR
       const size = Math.min(50, LIVE_VIEWERS - batch);
       const opened = await Promise.all(
         Array.from({ length: size }, (_, i) =>
-          openEventStream<LiveCounts>(url, { localAddress: address(201, Math.floor((batch + i) / VIEWERS_PER_ADDRESS)) }),
+          openEventStream<LiveCounts>(url, { localAddress: loopbackAddress(201, Math.floor((batch + i) / VIEWERS_PER_ADDRESS)) }),
         ),
       );
       const refused = opened.filter((stream) => stream.status !== 200);
@@ -170,7 +150,7 @@ export async function runLiveSection(options: LiveSectionOptions): Promise<LiveR
     const openSeconds = (performance.now() - opening) / 1000;
     log(`  ${streams.length} streams open in ${openSeconds.toFixed(1)} s`);
     await sleep(2_000);
-    const withStreams = { gateway: footprint(gatewayProcess), sessions: footprint(sessionsProcess) };
+    const withStreams = footprints();
 
     log(`live results: ${VOTES} votes, each delivered to ${streams.length} streams`);
     const latencies: number[] = [];
@@ -199,8 +179,6 @@ export async function runLiveSection(options: LiveSectionOptions): Promise<LiveR
       }
       await sleep(VOTE_SPACING_MS);
     }
-    latencies.sort((a, b) => a - b);
-    voteTimes.sort((a, b) => a - b);
     const load: [number, number] = [loadAtStart, loadavg()[0]!];
 
     log('live results: all viewers, reads with and without votes');
@@ -209,15 +187,12 @@ export async function runLiveSection(options: LiveSectionOptions): Promise<LiveR
       viewers: streams.length,
       addresses,
       votes: VOTES,
-      deliveryMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), max: latencies.at(-1) ?? Number.NaN },
-      voteMs: { p50: percentile(voteTimes, 0.5), max: voteTimes.at(-1) ?? Number.NaN },
+      deliveryMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), max: Math.max(...latencies) },
+      voteMs: { p50: percentile(voteTimes, 0.5), max: Math.max(...voteTimes) },
       load,
       deliveries: { expected: VOTES * streams.length, received },
       openSeconds,
-      footprint: {
-        gateway: { before: before.gateway, withStreams: withStreams.gateway },
-        sessions: { before: before.sessions, withStreams: withStreams.sessions },
-      },
+      footprint: { before, withStreams },
       votesPerWindow: VOTES_PER_WINDOW,
       readsPerVote: { oneViewer: oneViewer.perVote, allViewers: allViewers.perVote },
       idleReadsPerSecond: { oneViewer: oneViewer.idlePerSecond, allViewers: allViewers.idlePerSecond },

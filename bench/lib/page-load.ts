@@ -42,14 +42,7 @@ export interface PageLoad {
   acceptEncoding: string;
 }
 
-interface PendingRequest {
-  url: string;
-  type: string;
-  startMs: number;
-  status: number;
-  headerBytes: number;
-  contentEncoding: string;
-}
+type PendingRequest = Omit<LoadedResource, 'transferBytes' | 'bodyBytes' | 'endMs'> & { headerBytes: number };
 
 /** What the page functions below use of the browser (this program is not compiled against the DOM). */
 interface PageGlobals {
@@ -82,21 +75,25 @@ export interface ThrottledNetwork {
   uploadKbps: number;
 }
 
-/**
- * A new page in a new context (so no cache) as MOBILE_PROFILE's phone, its CPU slowed as that profile's and its
- * network throttled as `network` says (not at all with null). The caller closes the context.
- */
-export async function coldMobilePage(
-  browser: Browser,
-  network: ThrottledNetwork | null,
-): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
-  const context = await browser.newContext({
+/** A new context (so no cache) as MOBILE_PROFILE's phone. */
+export const mobileContext = (browser: Browser): Promise<BrowserContext> =>
+  browser.newContext({
     viewport: MOBILE_PROFILE.viewport,
     deviceScaleFactor: MOBILE_PROFILE.deviceScaleFactor,
     isMobile: true,
     hasTouch: true,
     userAgent: MOBILE_PROFILE.userAgent,
   });
+
+/**
+ * A new page in a mobileContext, its CPU slowed as MOBILE_PROFILE's and its network throttled as `network` says (not
+ * at all with null). The caller closes the context.
+ */
+export async function coldMobilePage(
+  browser: Browser,
+  network: ThrottledNetwork | null,
+): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
+  const context = await mobileContext(browser);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -156,14 +153,11 @@ export async function measurePageLoad(browser: Browser, url: string, options: { 
     cdp.on('Network.loadingFinished', (event) => {
       const request = pending.get(event.requestId);
       if (!request) return;
+      const { headerBytes, ...resource } = request;
       resources.push({
-        url: request.url,
-        type: request.type,
-        status: request.status,
+        ...resource,
         transferBytes: event.encodedDataLength,
-        bodyBytes: event.encodedDataLength - request.headerBytes,
-        contentEncoding: request.contentEncoding,
-        startMs: request.startMs,
+        bodyBytes: event.encodedDataLength - headerBytes,
         endMs: ms(event.timestamp),
       });
     });

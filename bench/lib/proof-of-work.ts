@@ -10,14 +10,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Browser, Route } from 'playwright-core';
-import type { CreatedSession, ProofRequired, VoteChallenge } from '@logovote/contracts';
+import type { ProofRequired, VoteChallenge } from '@logovote/contracts';
 import { addressPolicies } from '../../services/votes/src/app';
 import { levelOfSeat, type AddressPolicy } from '../../services/votes/src/use-cases/cast-vote';
 import { loadConfig } from '../../services/votes/src/config';
 import { PROOF_REQUIRED, attemptsAt, proofOfWork } from '../../services/votes/src/proof-of-work';
 import { solveVoteChallenge } from '../../tests/support/proof-of-work';
-import { call, targetOf, type Target } from '../../tests/hostile/support/http';
-import { MOBILE_PROFILE } from './page-load';
+import { call, targetOf } from '../../tests/hostile/support/http';
+import { MOBILE_PROFILE, mobileContext } from './page-load';
+import { createPolls, type BenchPoll } from './polls';
 
 /** The voters of one address whose costs are measured: an office of 200. */
 const OFFICE_VOTERS = 200;
@@ -63,34 +64,6 @@ export interface ProofOfWorkResults {
 
 const fingerprint = () => randomBytes(8).toString('hex');
 
-async function newPoll(target: Target, logo: Buffer, sharedNetwork: boolean): Promise<CreatedSession> {
-  const boundary = `bench${randomBytes(8).toString('hex')}`;
-  const field = (name: string, value: string) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  const part = (index: number) =>
-    Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="logos"; filename="logo-${index}.png"\r\nContent-Type: image/png\r\n\r\n`,
-      ),
-      logo,
-      Buffer.from('\r\n'),
-    ]);
-  const body = Buffer.concat([
-    ...(sharedNetwork ? [field('sharedNetwork', 'true')] : []),
-    part(0),
-    part(1),
-    Buffer.from(`--${boundary}--\r\n`),
-  ]);
-  const answer = await call(target, {
-    method: 'POST',
-    path: '/api/sessions',
-    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
-    body,
-  });
-  if (answer.status !== 201) throw new Error(`creating a poll: ${answer.status} ${answer.body}`);
-  return JSON.parse(answer.body) as CreatedSession;
-}
-
 /** The attempts a solved proof took: its counter, tried from 0. */
 const attemptsOf = (proof: string) =>
   (JSON.parse(Buffer.from(proof, 'base64').toString('utf8')) as { solution: { counter: number } }).solution.counter + 1;
@@ -109,17 +82,11 @@ interface PageGlobals {
 async function measurePage(
   browser: Browser,
   gateway: string,
-  poll: CreatedSession,
+  poll: BenchPoll,
   challengeOf: () => Promise<VoteChallenge>,
   required: Omit<ProofRequired, 'challenge'>,
 ): Promise<{ solveMs: number; attempts: number }[]> {
-  const context = await browser.newContext({
-    viewport: MOBILE_PROFILE.viewport,
-    deviceScaleFactor: MOBILE_PROFILE.deviceScaleFactor,
-    userAgent: MOBILE_PROFILE.userAgent,
-    isMobile: true,
-    hasTouch: true,
-  });
+  const context = await mobileContext(browser);
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -186,7 +153,7 @@ async function measureScript(
 }
 
 /** A check that the bench's challenges are the service's: a real 428 of the first level, solved and counted. */
-async function checkAgainstService(gateway: string, poll: CreatedSession, policy: AddressPolicy): Promise<void> {
+async function checkAgainstService(gateway: string, poll: BenchPoll, policy: AddressPolicy): Promise<void> {
   const target = targetOf(gateway, '127.60.0.1');
   const session = await call(target, { method: 'GET', path: `/api/sessions/${poll.sessionId}` });
   const { csrfToken } = JSON.parse(session.body) as { csrfToken: string };
@@ -204,7 +171,7 @@ async function checkAgainstService(gateway: string, poll: CreatedSession, policy
           'X-Client-Fingerprint': id,
           ...(proof ? { 'X-Vote-Proof': proof } : {}),
         },
-        body: JSON.stringify({ logoId: poll.logos[0]!.id }),
+        body: JSON.stringify({ logoId: poll.logoIds[0] }),
       });
     const first = await send();
     if (voter < policy.seats.seatsWithoutProof) {
@@ -235,11 +202,11 @@ export async function measureProofOfWork(options: {
   const config = loadConfig({ MONGODB_URI: 'mongodb://unused', CSRF_SECRET: 'x'.repeat(32), IP_HASH_SALT: options.ipHashSalt });
   const policies = addressPolicies(config);
   const challenges = proofOfWork({ secret: options.ipHashSalt, iterations: config.PROOF_OF_WORK_ITERATIONS });
-  const creator = targetOf(options.gateway, '127.60.0.2');
   const kinds: PollKindResults[] = [];
   for (const kind of ['standard', 'sharedNetwork'] as const) {
     const policy = policies[kind];
-    const poll = await newPoll(creator, options.logo, kind === 'sharedNetwork');
+    const logos = [0, 1].map((index) => ({ name: `logo-${index}.png`, type: 'image/png', bytes: options.logo }));
+    const poll = (await createPolls(options.gateway, 1, logos, kind === 'sharedNetwork' ? { sharedNetwork: 'true' } : {})).polls[0]!;
     await checkAgainstService(options.gateway, poll, policy);
     const officeLevel = levelOfSeat(policy.seats, OFFICE_VOTERS - 1);
     const officeAttempts = attemptsAt(policy.cost, officeLevel);

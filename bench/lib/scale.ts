@@ -9,12 +9,13 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import { voteLedger } from '@logovote/models';
 import { postgresQuery } from '@logovote/devstack';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
 import { runVoterFlows, scheduledVote, type FlowRequest } from './voter-flows';
-import { createPolls, type BenchPoll } from './polls';
+import { createPolls, voteCounts, type BenchPoll } from './polls';
 import { cpuSeconds, machineBusySeconds, type WatchedProcess } from './processes';
 import { insertFirstVotes, type FirstVote } from '@logovote/models/test-support';
 import { percentile } from './stats';
@@ -36,31 +37,23 @@ const BULK_WRITERS = 4;
 /** PostgreSQL's backends flush their table statistics up to 10 s late while busy (1 s when idle). */
 const STATS_SETTLE_MS = 11_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export interface ScaleProbe {
   storedVotes: number;
   load: number[];
   run: K6Run;
 }
 
-export type ShapeName = 'spread' | 'onePoll';
-
-/** p50 and p95 of each request of a voter flow, in ms. */
-export type RequestTimes = Record<FlowRequest, { p50: number; p95: number }>;
-
 /** What a run of flows cost, counted from just before it until its writes were all done. */
 export interface FlowCosts {
   voters: number;
-  /** The flows themselves. */
+  /** Of the flows alone. */
   seconds: number;
   /** Flows with a request not answered 200, by that request and its status. */
   failures: Record<string, number>;
   failedFlows: number;
-  requestMs: RequestTimes;
+  /** p50 and p95 of each request, in ms. */
+  requestMs: Record<FlowRequest, { p50: number; p95: number }>;
   load: number[];
-  /** From just before the flows until the folder caught up after them: every figure below is over it. */
-  windowSeconds: number;
   /** CPU seconds each process of the stack used (the load generator, in the bench's process: the rest of the machine). */
   cpu: { name: string; seconds: number }[];
   /** CPU seconds the whole machine was busy, all cores together. */
@@ -73,7 +66,7 @@ export interface FlowCosts {
 
 export interface FlowShape extends FlowCosts {
   /** spread: over the SCALE_POLLS polls; onePoll: every voter on one new poll, as a widely shared link brings them. */
-  shape: ShapeName;
+  shape: 'spread' | 'onePoll';
   polls: number;
   /** Ledger entries the folder had still to fold when it was given up on (0: caught up). */
   pendingAfter: number;
@@ -83,7 +76,6 @@ export interface FlowShape extends FlowCosts {
 }
 
 export interface ScaleResults {
-  /** Cores of the machine that ran the flows. */
   cores: number;
   shapes: FlowShape[];
   /** Absent when only the flows ran (LOGOVOTE_BENCH_ONLY=scale). */
@@ -109,10 +101,11 @@ interface ScaleOptions {
   /** Each service's own port, where its GET /metrics counts its database commands. */
   servicePorts: Record<string, number>;
   postgresPort: number;
-  /** Called after the probe on the empty store and after the one at 100 000 votes, before the bulk load: the bench's Lighthouse step. */
-  measurePages: (storedVotes: number) => Promise<void>;
-  /** The flows and their counts alone: no probes, pages or bulk load. */
-  flowsOnly?: boolean;
+  /**
+   * The bench's Lighthouse step, called after the probe on the empty store and after the one at 100 000 votes, before
+   * the bulk load. Without it, the flows and their counts alone run: no probes, pages or bulk load.
+   */
+  measurePages?: (storedVotes: number) => Promise<void>;
   /** The reference server (./reference), and its port for its GET /metrics. */
   reference: WatchedProcess;
   referencePort: number;
@@ -200,22 +193,11 @@ async function foldersCaughtUp(mongoUri: string): Promise<number> {
     for (;;) {
       const pending = await voteLedger.countPending();
       if (pending === 0 || Date.now() > deadline) return pending;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await sleep(2000);
     }
   } finally {
     await mongoose.disconnect();
   }
-}
-
-async function countedVotes(gateway: string, polls: BenchPoll[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  for (const poll of polls) {
-    const session = (await (await fetch(`${gateway}/api/sessions/${poll.sessionId}`)).json()) as {
-      logos: { id: string; voteCount: number }[];
-    };
-    for (const logo of session.logos) counts.set(`${poll.sessionId}/${logo.id}`, logo.voteCount);
-  }
-  return counts;
 }
 
 /** Each service's database commands so far, from its GET /metrics on loopback. */
@@ -244,7 +226,10 @@ const difference = (a: Record<string, number>, b: Record<string, number>) =>
   Object.fromEntries(Object.entries(b).map(([key, n]) => [key, n - (a[key] ?? 0)]));
 
 async function checkCounts(gateway: string, polls: BenchPoll[], expected: Map<string, number>, log: (line: string) => void) {
-  const counted = await countedVotes(gateway, polls);
+  const counted = new Map<string, number>();
+  for (const poll of polls) {
+    for (const [logoId, n] of Object.entries(await voteCounts(gateway, poll.sessionId))) counted.set(`${poll.sessionId}/${logoId}`, n);
+  }
   const exact = {
     expected: [...expected.values()].reduce((sum, n) => sum + n, 0),
     counted: [...counted.values()].reduce((sum, n) => sum + n, 0),
@@ -276,7 +261,6 @@ async function measureFlows(
   const commandsBefore = await dbCommands(run.metricsPorts);
   const cpuBefore = run.processes.map(cpuSeconds);
   const machineBefore = machineBusySeconds();
-  const started = Date.now();
   const flows = await runVoterFlows({
     baseUrl: `${options.gateway}${run.prefix}`,
     polls: run.polls,
@@ -286,20 +270,16 @@ async function measureFlows(
   });
   const load = loadavg();
   await settled();
-  const windowSeconds = (Date.now() - started) / 1000;
   const cpu = run.processes.map((watched, index) => ({ name: watched.name, seconds: cpuSeconds(watched) - cpuBefore[index]! }));
   const machineCpuSeconds = machineBusySeconds() - machineBefore;
   const commandsAfter = await dbCommands(run.metricsPorts);
   await sleep(STATS_SETTLE_MS);
-  const times = (name: FlowRequest) => ({ p50: percentile(flows.durations[name], 0.5), p95: percentile(flows.durations[name], 0.95) });
+  const { durations, ...counted } = flows;
+  const times = (name: FlowRequest) => ({ p50: percentile(durations[name], 0.5), p95: percentile(durations[name], 0.95) });
   return {
-    voters: flows.voters,
-    seconds: flows.seconds,
-    failures: flows.failures,
-    failedFlows: flows.failedFlows,
+    ...counted,
     requestMs: { session: times('session'), myVote: times('myVote'), vote: times('vote') },
     load,
-    windowSeconds,
     cpu,
     machineCpuSeconds,
     dbCommands: Object.fromEntries(
@@ -318,8 +298,7 @@ let votersSoFar = 0;
 /** One shape's voter flows, then as many reference flows (up to REFERENCE_VOTERS) on the same polls. */
 async function runShape(
   options: ScaleOptions,
-  reference: WatchedProcess,
-  shape: ShapeName,
+  shape: FlowShape['shape'],
   polls: BenchPoll[],
   voters: number,
 ): Promise<Omit<FlowShape, 'exact'>> {
@@ -347,7 +326,7 @@ async function runShape(
       polls,
       voters: referenceVoters,
       firstVoter: referenceFirst,
-      processes: [...options.processes, reference, LOAD_GENERATOR],
+      processes: [...options.processes, options.reference, LOAD_GENERATOR],
       metricsPorts: { reference: options.referencePort },
     },
     async () => undefined,
@@ -357,30 +336,29 @@ async function runShape(
 }
 
 export async function runScaleSection(options: ScaleOptions): Promise<ScaleResults> {
-  const { polls, outDir, log, flowsOnly } = options;
+  const { polls, outDir, log, measurePages } = options;
   const pollsFile = join(outDir, 'scale-polls.json');
   writeFileSync(pollsFile, JSON.stringify(polls));
-  const { reference } = options;
   // The second shape's poll is created now, so both shapes' reference twins are written before any flow.
   const onePoll = (await createPolls(options.gateway, 1)).polls;
   await options.seedReference([...polls, ...onePoll]);
-  const probes = flowsOnly ? [] : [await probe(options, 0, 0, pollsFile)];
-  if (!flowsOnly) await options.measurePages(0);
+  const probes = measurePages ? [await probe(options, 0, 0, pollsFile)] : [];
+  await measurePages?.(0);
 
-  const spread = await runShape(options, reference, 'spread', polls, SHAPE_VOTERS);
-  if (!flowsOnly) {
+  const spread = await runShape(options, 'spread', polls, SHAPE_VOTERS);
+  if (measurePages) {
     probes.push(await probe(options, 1, spread.voters + PROBE_ITERATIONS, pollsFile));
-    await options.measurePages(spread.voters + PROBE_ITERATIONS);
+    await measurePages(spread.voters + PROBE_ITERATIONS);
   }
   const shapes: FlowShape[] = [
     { ...spread, exact: await checkCounts(options.gateway, polls, expectedCounts(polls, spread.voters, probes.length), log) },
   ];
 
   // One poll: every voter on one new poll, as a widely shared link brings them.
-  const shared = await runShape(options, reference, 'onePoll', onePoll, ONE_POLL_VOTERS);
+  const shared = await runShape(options, 'onePoll', onePoll, ONE_POLL_VOTERS);
   shapes.push({ ...shared, exact: await checkCounts(options.gateway, onePoll, expectedCounts(onePoll, shared.voters, 0), log) });
   const cores = cpus().length;
-  if (flowsOnly) return { cores, shapes, pendingAtProbe: [], probes };
+  if (!measurePages) return { cores, shapes, pendingAtProbe: [], probes };
 
   // What is stored now: the flows' voters and the two probes' (counting the stored votes would read them all on FerretDB).
   const stored = spread.voters + shared.voters + 2 * PROBE_ITERATIONS;

@@ -5,10 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_LOGO_BYTES } from '@logovote/contracts';
 import { loopbackRange, metricValue, runK6, type K6Run } from './k6';
 import { writeLargeLogos } from './fixtures';
-import { createPolls, type BenchPoll } from './polls';
+import { createPolls, voteCounts, type BenchPoll } from './polls';
 import { sampleMemory, type MemorySampler, type WatchedProcess } from './processes';
 
 /** The reference storm's rates, votes/s: from well below the reference server's limit to well above it on any machine. */
@@ -23,8 +24,6 @@ const STORM_POLLS = 4;
 const STORM_SETTLE_MS = 2000;
 const P95_BUDGET_MS = 100;
 const CREATIONS = 8;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface StormStep {
   targetRate: number;
@@ -153,12 +152,10 @@ export async function runVoteStorm({
   const sumOverSteps = (metric: string) => runs.reduce((sum, run) => sum + (metricValue(run, metric, 'count') || 0), 0);
   const counts = await Promise.all(
     polls.map(async (poll, pollIndex) => {
-      const session = (await (await fetch(`${gateway}/api/sessions/${poll.sessionId}`)).json()) as {
-        logos: { id: string; voteCount: number }[];
-      };
+      const counted = await voteCounts(gateway, poll.sessionId);
       return poll.logoIds.map((logoId, logoIndex) => ({
         expected: sumOverSteps(`ballots{poll:${pollIndex},logo:${logoIndex}}`),
-        actual: session.logos.find((logo) => logo.id === logoId)?.voteCount ?? Number.NaN,
+        actual: counted[logoId] ?? Number.NaN,
       }));
     }),
   );

@@ -65,17 +65,13 @@ export async function freePorts(): Promise<StackPorts> {
       if (!devPorts.has(port)) return port;
     }
   };
-  return {
-    gateway: await next(),
-    services: { sessions: await next(), votes: await next(), media: await next(), notify: await next() },
-    frontends: { shell: await next(), create: await next(), vote: await next(), results: await next(), admin: await next() },
-    postgres: await next(),
-    mongo: await next(),
-    minio: await next(),
-    minioConsole: await next(),
-    smtp: await next(),
-    mailHttp: await next(),
+  const free = async <T extends Record<string, number>>(ports: T): Promise<T> => {
+    const taken: [string, number][] = [];
+    for (const name of Object.keys(ports)) taken.push([name, await next()]);
+    return Object.fromEntries(taken) as T;
   };
+  const { services, frontends, ...servers } = DEV_PORTS;
+  return { ...(await free(servers)), services: await free(services), frontends: await free(frontends) };
 }
 
 export interface ObjectStoreTarget {
@@ -141,32 +137,23 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-const FRONTEND_DIRS: Record<FrontendName, string> = {
-  shell: 'shells/web',
-  create: 'mfes/create',
-  vote: 'mfes/vote',
-  results: 'mfes/results',
-  admin: 'mfes/admin',
-};
+const FRONTENDS: FrontendName[] = ['shell', ...REMOTES];
 
-function jsonObject(body: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/**
+ * Whether a JSON answer's `field` is `name`: our server's answer, not another server's on its port (a health answer's
+ * `service`, a manifest's federation `name` as mfes/<remote>/rspack.config.ts sets it).
+ */
+const answersAs =
+  (field: string, name: string) =>
+  (body: string): boolean => {
+    try {
+      return (JSON.parse(body) as Record<string, unknown> | null)?.[field] === name;
+    } catch {
+      return false;
+    }
+  };
 
-/** Whether a health answer (`/healthz`, `/readyz`) is `service`'s, not another server's on its port. */
-function healthNames(body: string, service: ServiceName): boolean {
-  return jsonObject(body)?.service === service;
-}
-
-/** Whether a manifest is `remote`'s: its federation name (mfes/<remote>/rspack.config.ts). */
-function manifestNames(body: string, remote: RemoteName): boolean {
-  return jsonObject(body)?.name === `logovote_${remote}`;
-}
+const STATIC_SERVER = join(repoRoot, 'packages', 'static-server', 'dist', 'cli.js');
 
 const LOCAL_OBJECT_STORE_KEYS = { accessKey: 'logovote', secretKey: 'logovote-local-secret' };
 
@@ -245,94 +232,75 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ...Object.fromEntries(CLIENT_LIMIT_SETTINGS.filter((name) => options.env[name] !== undefined).map((name) => [name, options.env[name]])),
   };
 
-  const starters: Partial<Record<ComponentName, () => Promise<ManagedProcess>>> = {
-    ...infrastructure,
-    ...(Object.fromEntries(
-      SERVICES.map((service) => [
-        service,
-        async () => {
-          const proc = spawnManaged(service, process.execPath, [join(repoRoot, 'services', service, 'dist', 'server.js')], {
-            env: { ...serviceEnv, PORT: String(ports.services[service]) },
-            logDir,
-          });
-          const ready = waitForHttp(`http://127.0.0.1:${ports.services[service]}/readyz`, {
-            proc,
-            timeoutMs: 60_000,
-            expectBody: (body) => healthNames(body, service),
-          });
-          await stopOnFailure(proc, ready);
-          return proc;
-        },
-      ]),
-    ) as Record<ServiceName, () => Promise<ManagedProcess>>),
-    ...(Object.fromEntries(
-      (Object.keys(FRONTEND_DIRS) as FrontendName[]).map((frontend) => [
-        frontend,
-        async () => {
-          const args = [
-            join(repoRoot, 'packages', 'static-server', 'dist', 'cli.js'),
-            '--dir',
-            join(repoRoot, FRONTEND_DIRS[frontend], 'dist'),
-            '--port',
-            String(ports.frontends[frontend]),
-          ];
-          if (frontend === 'shell') args.push('--spa');
-          const proc = spawnManaged(`web-${frontend}`, process.execPath, args, { logDir });
-          const url = `http://127.0.0.1:${ports.frontends[frontend]}`;
-          // A remote's manifest names it; only the shell answers `/` (the remotes are not single-page servers).
-          const ready =
-            frontend === 'shell'
-              ? waitForHttp(`${url}/`, { proc, timeoutMs: 30_000 })
-              : waitForHttp(`${url}/mf-manifest.json`, { proc, timeoutMs: 30_000, expectBody: (body) => manifestNames(body, frontend) });
-          await stopOnFailure(proc, ready);
-          return proc;
-        },
-      ]),
-    ) as Record<FrontendName, () => Promise<ManagedProcess>>),
-    gateway: async () => {
-      const gatewayDir = join(runDir, 'gateway');
-      mkdirSync(gatewayDir, { recursive: true });
-      const htpasswdFile = join(gatewayDir, 'admin.htpasswd');
-      writeFileSync(htpasswdFile, htpasswdLine(secrets.adminUser, secrets.adminPassword), { mode: 0o600 });
-      const upstream = (port: number) => `127.0.0.1:${port}`;
-      const serverConfig = renderGatewayServerConfig({
-        GATEWAY_LISTEN: `127.0.0.1:${ports.gateway}`,
-        SESSIONS_UPSTREAM: upstream(ports.services.sessions),
-        VOTES_UPSTREAM: upstream(ports.services.votes),
-        MEDIA_UPSTREAM: upstream(ports.services.media),
-        NOTIFY_UPSTREAM: upstream(ports.services.notify),
-        SHELL_UPSTREAM: upstream(ports.frontends.shell),
-        CREATE_REMOTE_UPSTREAM: upstream(ports.frontends.create),
-        VOTE_REMOTE_UPSTREAM: upstream(ports.frontends.vote),
-        RESULTS_REMOTE_UPSTREAM: upstream(ports.frontends.results),
-        ADMIN_REMOTE_UPSTREAM: upstream(ports.frontends.admin),
-        CREATE_MANIFEST_URL: '/remotes/create/mf-manifest.json',
-        VOTE_MANIFEST_URL: '/remotes/vote/mf-manifest.json',
-        RESULTS_MANIFEST_URL: '/remotes/results/mf-manifest.json',
-        ADMIN_MANIFEST_URL: '/remotes/admin/mf-manifest.json',
-        ADMIN_HTPASSWD_FILE: htpasswdFile,
-        ...gatewayLimits(options.env),
-      });
-      const confPath = join(gatewayDir, 'nginx.conf');
-      const routedConfig = options.harnessRoute ? withHarnessRoute(serverConfig, options.harnessRoute) : serverConfig;
-      writeFileSync(confPath, renderNginxConf(gatewayDir, routedConfig));
-      copyGatewaySnippets(gatewayDir);
-      const { proc } = await startNginx({
-        prefixDir: gatewayDir,
-        confPath,
+  const starters: Partial<Record<ComponentName, () => Promise<ManagedProcess>>> = { ...infrastructure };
+  for (const service of SERVICES) {
+    starters[service] = async () => {
+      const proc = spawnManaged(service, process.execPath, [join(repoRoot, 'services', service, 'dist', 'server.js')], {
+        env: { ...serviceEnv, PORT: String(ports.services[service]) },
         logDir,
-        readyUrl: `http://127.0.0.1:${ports.gateway}/runtime-config.json`,
       });
-      // Each running service answers at its route, under its own name: the gateway's upstreams are this stack's.
-      const checkRoutes = async (): Promise<void> => {
-        for (const service of SERVICES.filter((name) => processes.has(name))) {
-          const url = `http://127.0.0.1:${ports.gateway}/api/health/${service}`;
-          await waitForHttp(url, { proc, timeoutMs: 30_000, expectBody: (body) => healthNames(body, service) });
-        }
-      };
-      await stopOnFailure(proc, checkRoutes());
+      const ready = waitForHttp(`http://127.0.0.1:${ports.services[service]}/readyz`, {
+        proc,
+        timeoutMs: 60_000,
+        expectBody: answersAs('service', service),
+      });
+      await stopOnFailure(proc, ready);
       return proc;
-    },
+    };
+  }
+  for (const frontend of FRONTENDS) {
+    starters[frontend] = async () => {
+      const dir = join(repoRoot, frontend === 'shell' ? 'shells/web' : `mfes/${frontend}`, 'dist');
+      const args = [STATIC_SERVER, '--dir', dir, '--port', String(ports.frontends[frontend]), ...(frontend === 'shell' ? ['--spa'] : [])];
+      const proc = spawnManaged(`web-${frontend}`, process.execPath, args, { logDir });
+      const url = `http://127.0.0.1:${ports.frontends[frontend]}`;
+      // A remote's manifest names it; only the shell answers `/` (the remotes are not single-page servers).
+      const ready =
+        frontend === 'shell'
+          ? waitForHttp(`${url}/`, { proc, timeoutMs: 30_000 })
+          : waitForHttp(`${url}/mf-manifest.json`, { proc, timeoutMs: 30_000, expectBody: answersAs('name', `logovote_${frontend}`) });
+      await stopOnFailure(proc, ready);
+      return proc;
+    };
+  }
+  starters.gateway = async () => {
+    const gatewayDir = join(runDir, 'gateway');
+    mkdirSync(gatewayDir, { recursive: true });
+    const htpasswdFile = join(gatewayDir, 'admin.htpasswd');
+    writeFileSync(htpasswdFile, htpasswdLine(secrets.adminUser, secrets.adminPassword), { mode: 0o600 });
+    const upstream = (port: number) => `127.0.0.1:${port}`;
+    const serverConfig = renderGatewayServerConfig({
+      GATEWAY_LISTEN: upstream(ports.gateway),
+      SHELL_UPSTREAM: upstream(ports.frontends.shell),
+      ...Object.fromEntries(SERVICES.map((service) => [`${service.toUpperCase()}_UPSTREAM`, upstream(ports.services[service])])),
+      ...Object.fromEntries(
+        REMOTES.flatMap((remote) => [
+          [`${remote.toUpperCase()}_REMOTE_UPSTREAM`, upstream(ports.frontends[remote])],
+          [`${remote.toUpperCase()}_MANIFEST_URL`, `/remotes/${remote}/mf-manifest.json`],
+        ]),
+      ),
+      ADMIN_HTPASSWD_FILE: htpasswdFile,
+      ...gatewayLimits(options.env),
+    });
+    const confPath = join(gatewayDir, 'nginx.conf');
+    const routedConfig = options.harnessRoute ? withHarnessRoute(serverConfig, options.harnessRoute) : serverConfig;
+    writeFileSync(confPath, renderNginxConf(gatewayDir, routedConfig));
+    copyGatewaySnippets(gatewayDir);
+    const { proc } = await startNginx({
+      prefixDir: gatewayDir,
+      confPath,
+      logDir,
+      readyUrl: `http://127.0.0.1:${ports.gateway}/runtime-config.json`,
+    });
+    // Each running service answers at its route, under its own name: the gateway's upstreams are this stack's.
+    const checkRoutes = async (): Promise<void> => {
+      for (const service of SERVICES.filter((name) => processes.has(name))) {
+        const url = `http://127.0.0.1:${ports.gateway}/api/health/${service}`;
+        await waitForHttp(url, { proc, timeoutMs: 30_000, expectBody: answersAs('service', service) });
+      }
+    };
+    await stopOnFailure(proc, checkRoutes());
+    return proc;
   };
 
   const startComponent = async (name: ComponentName) => {
@@ -355,7 +323,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       log(`FerretDB      ${mongoUri} (on PostgreSQL ${postgresUrl(ports.postgres)}, data in ${join(dataDir, 'postgres')})`);
     if (infrastructure.minio) log(`MinIO         ${objectStore.endpoint}`);
     if (mailApiUrl) log(`MailDev       smtp://127.0.0.1:${ports.smtp}  web ${mailApiUrl}`);
-    await Promise.all([...SERVICES, ...(Object.keys(FRONTEND_DIRS) as FrontendName[])].map(startComponent));
+    await Promise.all([...SERVICES, ...FRONTENDS].map(startComponent));
     await startComponent('gateway');
   } catch (error: unknown) {
     await stopAll();

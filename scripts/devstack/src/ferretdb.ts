@@ -15,7 +15,6 @@ export interface StartFerretDBOptions {
   /** FerretDB's state.json goes here (created if missing). */
   stateDir: string;
   logDir: string;
-  timeoutMs?: number;
 }
 
 /** Ready means it answers a MongoDB `ping` through the real driver (not merely accepting TCP). */
@@ -48,7 +47,7 @@ export async function startFerretDB(o: StartFerretDBOptions): Promise<{ proc: Ma
     { logDir: o.logDir, cwd: stateDir, env: { ...process.env, ...postgresEnv } },
   );
   const uri = `mongodb://${host}:${o.port}/`;
-  const ready = waitFor(`FerretDB ping on ${host}:${o.port}`, () => mongoPing(uri), { proc, timeoutMs: o.timeoutMs ?? 60_000 });
+  const ready = waitFor(`FerretDB ping on ${host}:${o.port}`, () => mongoPing(uri), { proc, timeoutMs: 60_000 });
   await stopOnFailure(proc, ready);
   return { proc, uri };
 }

@@ -8,4 +8,4 @@ export { startPostgres, postgresUrl, postgresEnv, postgresQuery, POSTGRES_DATABA
 export { startFerretDB, mongoPing, type StartFerretDBOptions } from './ferretdb';
 export { startMinio, type StartMinioOptions } from './minio';
 export { startMailCatcher, mailCatcherClient, type StartMailCatcherOptions, type MailCatcherClient, type CaughtMail } from './mailcatcher';
-export { startNginx, nginxTempPathsDirectives, nginxMainDirectives, renderNginxConf, type StartNginxOptions } from './nginx';
+export { startNginx, renderNginxConf, type StartNginxOptions } from './nginx';

@@ -10,9 +10,6 @@ export interface StartMailCatcherOptions {
   smtpHost?: string;
   httpPort: number;
   logDir: string;
-  /** Where MailDev keeps .eml files; default <logDir>/maildev-<smtpPort>. Emptied at start. */
-  mailDir?: string;
-  timeoutMs?: number;
 }
 
 /**
@@ -23,7 +20,7 @@ export interface StartMailCatcherOptions {
 export async function startMailCatcher(o: StartMailCatcherOptions): Promise<{ proc: ManagedProcess; smtpPort: number; apiUrl: string }> {
   // Without --mail-directory MailDev writes to a shared os.tmpdir()/maildev; with
   // it, it reloads whatever is there, so give each instance its own, emptied dir.
-  const mailDir = path.resolve(o.mailDir ?? path.join(o.logDir, `maildev-${o.smtpPort}`));
+  const mailDir = path.resolve(o.logDir, `maildev-${o.smtpPort}`);
   fs.rmSync(mailDir, { recursive: true, force: true });
   fs.mkdirSync(mailDir, { recursive: true });
   const proc = spawnManaged(
@@ -47,7 +44,7 @@ export async function startMailCatcher(o: StartMailCatcherOptions): Promise<{ pr
     { logDir: o.logDir, cwd: mailDir },
   );
   const apiUrl = `http://127.0.0.1:${o.httpPort}`;
-  await stopOnFailure(proc, waitForHttp(`${apiUrl}/api/healthz`, { proc, timeoutMs: o.timeoutMs ?? 60_000 }));
+  await stopOnFailure(proc, waitForHttp(`${apiUrl}/api/healthz`, { proc, timeoutMs: 60_000 }));
   return { proc, smtpPort: o.smtpPort, apiUrl };
 }
 
@@ -67,46 +64,28 @@ export interface CaughtMail {
   /** Raw MIME headers, lower-cased names. */
   headers: Record<string, string | string[]>;
   /** Attached files, inline images (with their Content-ID) too. */
-  attachments: CaughtAttachment[];
+  attachments: { fileName: string; contentType: string; contentId?: string }[];
 }
 
-export interface CaughtAttachment {
-  fileName: string;
-  contentType: string;
-  contentId?: string;
-}
-
-export interface MailCatcherClient {
-  /** All caught mails, oldest first. */
-  list(): Promise<CaughtMail[]>;
-  /** The bytes of one attachment of a caught mail. */
-  attachment(mailId: string, fileName: string): Promise<Buffer>;
-  /** Deletes all caught mails. */
-  clear(): Promise<void>;
-  /** Polls list() until a mail matches (mail delivery is asynchronous); throws after timeoutMs. */
-  waitFor(predicate: (m: CaughtMail) => boolean, opts?: { timeoutMs?: number }): Promise<CaughtMail>;
-}
-
-interface MailDevAddress {
-  address: string;
-  name?: string;
-}
+type MailDevAddresses = { address: string }[];
 
 interface MailDevEmail {
   id: string;
   time: string;
   subject?: string;
-  from?: MailDevAddress[];
-  to?: MailDevAddress[];
+  from?: MailDevAddresses;
+  to?: MailDevAddresses;
   text?: string;
   html?: string;
   headers?: Record<string, string | string[]>;
-  envelope?: { to?: MailDevAddress[] };
+  envelope?: { to?: MailDevAddresses };
   attachments?: { generatedFileName: string; contentType: string; contentId?: string }[];
 }
 
+export type MailCatcherClient = ReturnType<typeof mailCatcherClient>;
+
 /** Client for MailDev's REST API (GET /api/email, GET /api/email/{id}/attachment/{file}, DELETE /api/email/all). */
-export function mailCatcherClient(apiUrl: string): MailCatcherClient {
+export function mailCatcherClient(apiUrl: string) {
   const base = apiUrl.replace(/\/+$/, '');
   const call = async (method: string, p: string): Promise<unknown> => {
     const res = await fetch(`${base}${p}`, { method });
@@ -114,46 +93,45 @@ export function mailCatcherClient(apiUrl: string): MailCatcherClient {
     if (!res.ok) throw new Error(`MailDev ${method} ${p}: HTTP ${res.status} ${body.slice(0, 200)}`);
     return body ? (JSON.parse(body) as unknown) : undefined;
   };
+  /** All caught mails, oldest first. */
   const list = async (): Promise<CaughtMail[]> => {
     const emails = (await call('GET', '/api/email')) as MailDevEmail[];
-    return emails.map((e) => {
-      const mail: CaughtMail = {
-        id: e.id,
-        subject: e.subject ?? '',
-        to: (e.to ?? []).map((a) => a.address),
-        envelopeTo: (e.envelope?.to ?? []).map((a) => a.address),
-        from: e.from?.[0]?.address ?? '',
-        time: e.time,
-        headers: e.headers ?? {},
-        attachments: (e.attachments ?? []).map((a) => ({
-          fileName: a.generatedFileName,
-          contentType: a.contentType,
-          ...(a.contentId ? { contentId: a.contentId.replace(/^<|>$/g, '') } : {}),
-        })),
-      };
-      if (e.text !== undefined) mail.text = e.text;
-      if (e.html !== undefined) mail.html = e.html;
-      return mail;
-    });
+    return emails.map((e) => ({
+      id: e.id,
+      subject: e.subject ?? '',
+      to: (e.to ?? []).map((a) => a.address),
+      envelopeTo: (e.envelope?.to ?? []).map((a) => a.address),
+      from: e.from?.[0]?.address ?? '',
+      time: e.time,
+      text: e.text,
+      html: e.html,
+      headers: e.headers ?? {},
+      attachments: (e.attachments ?? []).map((a) => ({
+        fileName: a.generatedFileName,
+        contentType: a.contentType,
+        contentId: a.contentId?.replace(/^<|>$/g, ''),
+      })),
+    }));
   };
   return {
     list,
-    async attachment(mailId, fileName): Promise<Buffer> {
+    /** The bytes of one attachment of a caught mail. */
+    async attachment(mailId: string, fileName: string): Promise<Buffer> {
       const res = await fetch(`${base}/api/email/${encodeURIComponent(mailId)}/attachment/${encodeURIComponent(fileName)}`);
       if (!res.ok) throw new Error(`MailDev attachment ${fileName}: HTTP ${res.status}`);
       return Buffer.from(await res.arrayBuffer());
     },
+    /** Deletes all caught mails. */
     async clear(): Promise<void> {
       await call('DELETE', '/api/email/all');
     },
-    async waitFor(predicate, opts = {}): Promise<CaughtMail> {
+    /** Polls list() until a mail matches (mail delivery is asynchronous); throws after timeoutMs. */
+    async waitFor(predicate: (m: CaughtMail) => boolean, opts: { timeoutMs?: number } = {}): Promise<CaughtMail> {
       const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
       for (;;) {
         const hit = (await list()).find(predicate);
         if (hit) return hit;
-        if (Date.now() >= deadline) {
-          throw new Error(`no matching mail in MailDev after ${opts.timeoutMs ?? 10_000} ms`);
-        }
+        if (Date.now() >= deadline) throw new Error(`no matching mail in MailDev after ${opts.timeoutMs ?? 10_000} ms`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },

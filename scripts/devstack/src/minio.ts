@@ -13,7 +13,6 @@ export interface StartMinioOptions {
   logDir: string;
   accessKey: string;
   secretKey: string;
-  timeoutMs?: number;
 }
 
 export async function startMinio(o: StartMinioOptions): Promise<{ proc: ManagedProcess; endpoint: string }> {
@@ -39,6 +38,6 @@ export async function startMinio(o: StartMinioOptions): Promise<{ proc: ManagedP
     },
   );
   const endpoint = `http://${host}:${o.port}`;
-  await stopOnFailure(proc, waitForHttp(`${endpoint}/minio/health/live`, { proc, timeoutMs: o.timeoutMs ?? 60_000 }));
+  await stopOnFailure(proc, waitForHttp(`${endpoint}/minio/health/live`, { proc, timeoutMs: 60_000 }));
   return { proc, endpoint };
 }

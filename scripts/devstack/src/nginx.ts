@@ -5,41 +5,14 @@ import { spawnManaged, stopOnFailure, type ManagedProcess } from './processes';
 import { toolPath } from './tools';
 import { waitForHttp } from './wait';
 
-// Debian's nginx is compiled with /var/lib/nginx/* temp paths, /var/log/nginx
-// access log and /run/nginx.pid; a generated config must override all of them
-// so nothing writes outside the prefix (and several instances can coexist).
-
-/** Main-context lines: pid, error log to stderr (captured in our log file), worker user. */
-export function nginxMainDirectives(prefixDir: string): string {
-  const p = path.resolve(prefixDir);
-  const lines = [`pid ${p}/logs/nginx.pid;`, 'error_log stderr notice;'];
-  // As root the workers would run as "nobody" and get 403s on files under a
-  // private home directory; in a local dev/test server run them as root too.
-  if (process.getuid?.() === 0) lines.push('user root;');
-  return lines.join('\n') + '\n';
-}
-
-/** http-context lines: every *_temp_path and the access log, under <prefixDir>. */
-export function nginxTempPathsDirectives(prefixDir: string): string {
-  const p = path.resolve(prefixDir);
-  return (
-    [
-      `client_body_temp_path ${p}/tmp/client_body;`,
-      `proxy_temp_path ${p}/tmp/proxy;`,
-      `fastcgi_temp_path ${p}/tmp/fastcgi;`,
-      `uwsgi_temp_path ${p}/tmp/uwsgi;`,
-      `scgi_temp_path ${p}/tmp/scgi;`,
-      `access_log ${p}/logs/access.log;`,
-    ].join('\n') + '\n'
-  );
-}
-
 /**
- * A complete nginx.conf around `httpBody` (server blocks, upstreams...), with
- * both directive sets above, mime types and one worker of 8 192 connections. Do not put `daemon`
- * in it: startNginx passes `daemon off;` with -g, and nginx rejects duplicates.
+ * A complete nginx.conf around `httpBody` (server blocks, upstreams...): one worker of 8 192 connections, mime types,
+ * and the pid, temp paths and logs under `prefixDir`: Debian's nginx is compiled with /var/lib/nginx, /var/log/nginx
+ * and /run/nginx.pid, and several instances must coexist. No `daemon` in it: startNginx passes `daemon off;` with -g,
+ * and nginx rejects duplicates.
  */
 export function renderNginxConf(prefixDir: string, httpBody: string): string {
+  const p = path.resolve(prefixDir);
   const indent = (s: string): string =>
     s
       .trimEnd()
@@ -47,14 +20,18 @@ export function renderNginxConf(prefixDir: string, httpBody: string): string {
       .map((l) => (l ? `  ${l}` : l))
       .join('\n');
   return [
-    nginxMainDirectives(prefixDir).trimEnd(),
+    `pid ${p}/logs/nginx.pid;`,
+    'error_log stderr notice;',
+    // As root the workers would run as "nobody" and get 403s on files under a private home directory.
+    ...(process.getuid?.() === 0 ? ['user root;'] : []),
     'worker_processes 1;',
     // Live results hold two connections per open results page (client and upstream): room for 1 000 pages and
     // the rest of the traffic, with the descriptors to match (docs/live-results.md).
     'worker_rlimit_nofile 16384;',
     'events { worker_connections 8192; }',
     'http {',
-    indent(nginxTempPathsDirectives(prefixDir)),
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((temp) => `  ${temp}_temp_path ${p}/tmp/${temp};`),
+    `  access_log ${p}/logs/access.log;`,
     '  include /etc/nginx/mime.types;',
     '  default_type application/octet-stream;',
     indent(httpBody),
@@ -70,7 +47,6 @@ export interface StartNginxOptions {
   /** Polled until it answers (200-399 unless expectStatus says otherwise). */
   readyUrl: string;
   expectStatus?: (status: number) => boolean;
-  timeoutMs?: number;
 }
 
 export async function startNginx(o: StartNginxOptions): Promise<{ proc: ManagedProcess }> {
@@ -86,8 +62,6 @@ export async function startNginx(o: StartNginxOptions): Promise<{ proc: ManagedP
     throw new Error(`nginx config test failed for ${o.confPath}:\n${test.stderr || test.stdout || String(test.error)}`);
   }
   const proc = spawnManaged('nginx', nginx, args, { logDir: o.logDir, cwd: prefix });
-  const waitOpts: Parameters<typeof waitForHttp>[1] = { proc, timeoutMs: o.timeoutMs ?? 30_000 };
-  if (o.expectStatus) waitOpts.expectStatus = o.expectStatus;
-  await stopOnFailure(proc, waitForHttp(o.readyUrl, waitOpts));
+  await stopOnFailure(proc, waitForHttp(o.readyUrl, { proc, timeoutMs: 30_000, expectStatus: o.expectStatus }));
   return { proc };
 }

@@ -15,7 +15,6 @@ function findRepoRoot(start: string): string {
   }
 }
 
-/** Absolute path of the monorepo root. */
 export const repoRoot: string = findRepoRoot(__dirname);
 
 /** Where scripts/install-infra.sh links the infrastructure binaries. */

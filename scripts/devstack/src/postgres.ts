@@ -10,7 +10,6 @@ export interface StartPostgresOptions {
   /** The cluster's data directory (initialised on first start, kept after). */
   dataDir: string;
   logDir: string;
-  timeoutMs?: number;
 }
 
 /** The superuser the private cluster is made with; FerretDB connects as it, over loopback only. */
@@ -64,6 +63,20 @@ CREATE EVENT TRIGGER logovote_gin_companions ON ddl_command_end WHEN TAG IN ('CR
   EXECUTE FUNCTION logovote_gin_companions();
 `;
 
+/** No Unix socket, so stacks never clash. */
+const SERVER_SETTINGS = {
+  listen_addresses: '127.0.0.1',
+  unix_socket_directories: '',
+  max_connections: 200,
+  shared_buffers: '256MB',
+  logging_collector: 'off',
+  // FerretDB passes the field name of a filter as a parameter (`_jsonb->$1 @> $2`), and its driver
+  // prepares each statement: after five runs PostgreSQL may switch to a generic plan, which cannot match
+  // an expression index on `_jsonb->'field'` and scans the table (on small tables it looks cheaper).
+  // Planning with the values every time keeps every lookup on its index.
+  plan_cache_mode: 'force_custom_plan',
+};
+
 /**
  * PostgreSQL refuses to run as root: when we are root, the cluster belongs to Debian's `postgres`
  * user (or `nobody`), and the server and initdb run as it.
@@ -99,9 +112,8 @@ function initCluster(dataDir: string, owner: ReturnType<typeof clusterOwner>): b
 }
 
 /**
- * A private PostgreSQL cluster (Debian's server) for one stack: its own data directory, listening on
- * 127.0.0.1:port only, no Unix socket (so stacks never clash). Fast shutdown on stop, so connected
- * clients (FerretDB) do not hold it open.
+ * A private PostgreSQL cluster (Debian's server) for one stack: its own data directory, listening on 127.0.0.1:port
+ * only. Fast shutdown on stop, so connected clients (FerretDB) do not hold it open.
  */
 export async function startPostgres(o: StartPostgresOptions): Promise<ManagedProcess> {
   const dataDir = path.resolve(o.dataDir);
@@ -110,34 +122,13 @@ export async function startPostgres(o: StartPostgresOptions): Promise<ManagedPro
   const proc = spawnManaged(
     'postgres',
     toolPath('postgres'),
-    [
-      '-D',
-      dataDir,
-      '-p',
-      String(o.port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=200',
-      '-c',
-      'shared_buffers=256MB',
-      '-c',
-      'logging_collector=off',
-      // FerretDB passes the field name of a filter as a parameter (`_jsonb->$1 @> $2`), and its driver
-      // prepares each statement: after five runs PostgreSQL may switch to a generic plan, which cannot match
-      // an expression index on `_jsonb->'field'` and scans the table (on small tables it looks cheaper).
-      // Planning with the values every time keeps every lookup on its index.
-      '-c',
-      'plan_cache_mode=force_custom_plan',
-    ],
+    ['-D', dataDir, '-p', String(o.port), ...Object.entries(SERVER_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
     { logDir: o.logDir, ...owner, stopSignal: 'SIGINT' },
   );
   const ready = waitFor(
     `PostgreSQL on 127.0.0.1:${o.port}`,
     async () => run('pg_isready', ['-q', '-h', '127.0.0.1', '-p', String(o.port), '-d', 'postgres', '-U', POSTGRES_USER], undefined),
-    { proc, timeoutMs: o.timeoutMs ?? 60_000 },
+    { proc, timeoutMs: 60_000 },
   );
   await stopOnFailure(proc, ready);
   if (created) {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ManagedProcess {
   name: string;
@@ -25,12 +26,7 @@ export interface SpawnManagedOptions {
 
 const STOP_GRACE_MS = 5000;
 
-interface Entry {
-  proc: ManagedProcess;
-  done: boolean;
-}
-
-const running = new Map<number, Entry>();
+const running = new Map<number, ManagedProcess>();
 let handlersInstalled = false;
 
 /** Signals the process group; false when nothing is left in it. */
@@ -44,13 +40,11 @@ function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** Last `lines` lines of a log file ('' if unreadable); used in error messages. */
 export function readLogTail(logFile: string, lines = 40): string {
   try {
-    const text = fs.readFileSync(logFile, 'utf8');
-    return text
+    return fs
+      .readFileSync(logFile, 'utf8')
       .split('\n')
       .slice(-lines - 1)
       .join('\n');
@@ -89,10 +83,11 @@ export function spawnManaged(name: string, command: string, args: string[], opts
     throw new Error(`${name}: failed to start ${command} (not found or not executable)`);
   }
 
+  let done = false;
   const exited = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => resolve(code));
     child.on('error', () => resolve(null));
-  });
+  }).finally(() => (done = true));
 
   let stopping: Promise<void> | undefined;
   const proc: ManagedProcess = {
@@ -102,7 +97,7 @@ export function spawnManaged(name: string, command: string, args: string[], opts
     exited,
     stop(): Promise<void> {
       stopping ??= (async () => {
-        if (!entry.done) killGroup(pid, opts.stopSignal ?? 'SIGTERM');
+        if (!done) killGroup(pid, opts.stopSignal ?? 'SIGTERM');
         const deadline = Date.now() + STOP_GRACE_MS;
         // Escalate after the grace period; the timer is cleared so it never keeps node alive.
         const escalate = setTimeout(() => killGroup(pid, 'SIGKILL'), STOP_GRACE_MS);
@@ -117,11 +112,7 @@ export function spawnManaged(name: string, command: string, args: string[], opts
       return stopping;
     },
   };
-  const entry: Entry = { proc, done: false };
-  void exited.then(() => {
-    entry.done = true;
-  });
-  running.set(pid, entry);
+  running.set(pid, proc);
   installExitHandlers();
   return proc;
 }
@@ -141,7 +132,7 @@ export async function stopOnFailure(proc: ManagedProcess, ready: Promise<void>):
 
 /** Stops every process started by spawnManaged (in parallel). */
 export async function stopAll(): Promise<void> {
-  await Promise.all([...running.values()].map((e) => e.proc.stop()));
+  await Promise.all([...running.values()].map((proc) => proc.stop()));
 }
 
 // Last-resort cleanup so servers never outlive the dev runner or test harness:
@@ -150,7 +141,7 @@ function installExitHandlers(): void {
   if (handlersInstalled) return;
   handlersInstalled = true;
   process.on('exit', () => {
-    for (const { proc } of running.values()) killGroup(proc.pid, 'SIGKILL');
+    for (const proc of running.values()) killGroup(proc.pid, 'SIGKILL');
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = (): void => {

@@ -3,60 +3,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { installInfraScript, repoRoot, toolsBinDir } from './paths';
 
-export type ToolName =
-  | 'ferretdb'
-  | 'minio'
-  | 'maildev'
-  | 'nginx'
-  | 'chromium'
-  | 'k6'
-  | 'helm'
-  | 'kubeconform'
-  | 'lighthouse'
-  | 'lighthouse-node'
-  | 'postgres'
-  | 'initdb'
-  | 'pg_isready'
-  | 'psql'
-  | 'podman'
-  | 'docker-compose'
-  | 'mc'
-  | 'kube-apiserver'
-  | 'kube-controller-manager'
-  | 'kube-scheduler'
-  | 'kubelet'
-  | 'kube-proxy'
-  | 'kubectl'
-  | 'kube-pause'
-  | 'coredns'
-  | 'etcd'
-  | 'containerd'
-  | 'ctr'
-  | 'runc';
+/** The binaries install-infra.sh links under another tool's name (its `--only` name); every other one is its own tool. */
+const BINARIES_OF = {
+  lighthouse: ['lighthouse', 'lighthouse-node'],
+  postgresql: ['postgres', 'initdb', 'pg_isready', 'psql'],
+  kubernetes: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy', 'kubectl', 'kube-pause'],
+  'kube-node': ['etcd', 'containerd', 'ctr', 'runc'],
+} as const;
+type OwnTool =
+  'ferretdb' | 'minio' | 'maildev' | 'nginx' | 'chromium' | 'k6' | 'helm' | 'kubeconform' | 'podman' | 'docker-compose' | 'mc' | 'coredns';
+export type ToolName = OwnTool | (typeof BINARIES_OF)[keyof typeof BINARIES_OF][number];
 
-/** The install-infra.sh tool that links each binary not named after its own tool. */
-const INSTALLED_BY: Partial<Record<ToolName, string>> = {
-  'lighthouse-node': 'lighthouse',
-  postgres: 'postgresql',
-  initdb: 'postgresql',
-  pg_isready: 'postgresql',
-  psql: 'postgresql',
-  'kube-apiserver': 'kubernetes',
-  'kube-controller-manager': 'kubernetes',
-  'kube-scheduler': 'kubernetes',
-  kubelet: 'kubernetes',
-  'kube-proxy': 'kubernetes',
-  kubectl: 'kubernetes',
-  'kube-pause': 'kubernetes',
-  etcd: 'kube-node',
-  containerd: 'kube-node',
-  ctr: 'kube-node',
-  runc: 'kube-node',
-};
-
-/** The install-infra.sh tool (its `--only` name) that installs this binary. */
+/** The install-infra.sh tool that installs this binary. */
 export function installerToolOf(name: ToolName): string {
-  return INSTALLED_BY[name] ?? name;
+  return Object.entries(BINARIES_OF).find(([, binaries]) => (binaries as readonly string[]).includes(name))?.[0] ?? name;
 }
 
 /** .tools/bin/<name>; throws if the link is missing or dangling (cache wiped). */

@@ -1,25 +1,20 @@
 import * as net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readLogTail, type ManagedProcess } from './processes';
 
-const POLL_MS = 100;
-const DEFAULT_TIMEOUT_MS = 60_000;
+export interface WaitForTcpOptions {
+  timeoutMs?: number;
+  proc?: ManagedProcess;
+}
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-type Outcome = { ok: true } | { ok: false; error: string } | { exited: true };
-
-/**
- * Runs one readiness attempt, but gives up on it as soon as `proc` exits, so a
- * server that dies at start-up fails the wait at once (not after a connect or
- * fetch timeout against a port someone else holds).
- */
-function attempt(run: () => Promise<void>, proc: ManagedProcess | undefined): Promise<Outcome> {
-  const tried: Promise<Outcome> = run().then(
-    () => ({ ok: true }),
-    (e: unknown) => ({ ok: false, error: describe(e) }),
-  );
-  if (!proc) return tried;
-  return Promise.race([tried, proc.exited.then((): Outcome => ({ exited: true }))]);
+export interface WaitForHttpOptions extends WaitForTcpOptions {
+  /** Which statuses count as ready; default 200-399. */
+  expectStatus?: (status: number) => boolean;
+  /**
+   * Whether the answer's body comes from the server expected; default any. Another server can hold the port
+   * (the expected one then exits at once, failing the wait, unless this accepts the other's answer first).
+   */
+  expectBody?: (body: string) => boolean;
 }
 
 function describe(e: unknown): string {
@@ -32,73 +27,47 @@ function describe(e: unknown): string {
   return code(e.cause) ?? code(e) ?? e.message;
 }
 
-function exitedError(what: string, proc: ManagedProcess): Promise<Error> {
-  return proc.exited.then((code) => {
-    const how = code === null ? 'a signal' : `exit code ${code}`;
-    return new Error(
-      `while waiting for ${what}: ${proc.name} (pid ${proc.pid}) exited early with ${how}.\n` +
-        `--- tail of ${proc.logFile} ---\n${readLogTail(proc.logFile)}`,
-    );
-  });
-}
+const logTail = (proc: ManagedProcess | undefined) => (proc ? `\n--- tail of ${proc.logFile} ---\n${readLogTail(proc.logFile)}` : '');
 
 /**
- * Polls `check` until it resolves; fails fast if `proc` exits, else times out.
- * Used for protocol-level readiness such as a MongoDB ping.
+ * Polls `check` until it resolves, else times out. Each attempt is given up on as soon as `proc` exits, so a
+ * server that dies at start-up fails the wait at once (not after a connect or fetch timeout against a port
+ * someone else holds).
  */
 export async function waitFor(what: string, check: () => Promise<void>, opts: WaitForTcpOptions = {}): Promise<void> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
+  const { proc } = opts;
+  const exited = proc?.exited.then((code) => ({ code }));
   let lastError = 'no attempt yet';
   while (Date.now() < deadline) {
-    const r = await attempt(check, opts.proc);
-    if ('exited' in r) throw await exitedError(what, opts.proc as ManagedProcess);
-    if (r.ok) return;
-    lastError = r.error;
-    await sleep(POLL_MS);
+    const tried = check().then(() => undefined, describe);
+    const outcome = await (exited ? Promise.race([tried, exited]) : tried);
+    if (outcome === undefined) return;
+    if (typeof outcome !== 'string') {
+      const how = outcome.code === null ? 'a signal' : `exit code ${outcome.code}`;
+      throw new Error(`while waiting for ${what}: ${proc!.name} (pid ${proc!.pid}) exited early with ${how}.${logTail(proc)}`);
+    }
+    lastError = outcome;
+    await sleep(100);
   }
-  throw timeoutError(what, timeoutMs, lastError, opts.proc);
-}
-
-function timeoutError(what: string, timeoutMs: number, lastError: string, proc?: ManagedProcess): Error {
-  let msg = `timed out after ${timeoutMs} ms waiting for ${what} (last error: ${lastError})`;
-  if (proc) msg += `\n--- tail of ${proc.logFile} ---\n${readLogTail(proc.logFile)}`;
-  return new Error(msg);
-}
-
-export interface WaitForHttpOptions {
-  timeoutMs?: number;
-  proc?: ManagedProcess;
-  /** Which statuses count as ready; default 200-399. */
-  expectStatus?: (status: number) => boolean;
-  /**
-   * Whether the answer's body comes from the server expected; default any. Another server can hold the port
-   * (the expected one then exits at once, failing the wait, unless this accepts the other's answer first).
-   */
-  expectBody?: (body: string) => boolean;
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last error: ${lastError})${logTail(proc)}`);
 }
 
 /** Polls `url` with GET until it answers with an expected status. */
 export async function waitForHttp(url: string, opts: WaitForHttpOptions = {}): Promise<void> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const expect = opts.expectStatus ?? ((s: number) => s >= 200 && s < 400);
-  const waitOpts: WaitForTcpOptions = { timeoutMs };
-  if (opts.proc) waitOpts.proc = opts.proc;
+  const fetchTimeoutMs = Math.min(5000, opts.timeoutMs ?? 60_000);
   await waitFor(
     url,
     async () => {
-      const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(Math.min(5000, timeoutMs)) });
+      const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(fetchTimeoutMs) });
       const body = await res.text(); // read in full, which also releases the socket
       if (!expect(res.status)) throw new Error(`HTTP ${res.status}`);
       if (opts.expectBody && !opts.expectBody(body)) throw new Error(`HTTP ${res.status} from another server: ${body.slice(0, 200)}`);
     },
-    waitOpts,
+    opts,
   );
-}
-
-export interface WaitForTcpOptions {
-  timeoutMs?: number;
-  proc?: ManagedProcess;
 }
 
 function tryConnect(host: string, port: number, timeoutMs: number): Promise<void> {
