@@ -31,7 +31,7 @@ export function browserVoter(
 ): BrowserVoter {
   const cookieHeader = () => ({ Cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') });
   const keep = (answer: Answer) => {
-    for (const pair of (answer.headers['set-cookie'] ?? '').matchAll(/(lv_[a-z]+)=([^;,\s]+)/g)) cookies.set(pair[1]!, pair[2]!);
+    for (const pair of (answer.headers['set-cookie'] ?? '').matchAll(/(lv_[a-z_]+)=([^;,\s]+)/g)) cookies.set(pair[1]!, pair[2]!);
     return answer;
   };
   const send = async (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
