@@ -42,5 +42,3 @@ export function voterPasses(secret: string) {
     },
   };
 }
-
-export type VoterPasses = ReturnType<typeof voterPasses>;
