@@ -222,6 +222,10 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
   enable_selinux = false
   # This machine refuses to lower a process's OOM score below containerd's own (the kubelet asks -998 for sandboxes).
   restrict_oom_score_adj = true
+  # Pod network namespaces in the state directory, not /run/netns: podman (the compose tier, maybe running
+  # alongside) makes /run/netns a shared mount by bind-mounting it onto itself recursively, which doubles
+  # every namespace mounted there, and containerd then cannot remove one (EBUSY): its pod never terminates.
+  netns_mounts_under_state_dir = true
   [plugins."io.containerd.grpc.v1.cri".containerd]
     snapshotter = "overlayfs"
     default_runtime_name = "runc"
@@ -330,14 +334,6 @@ function commandLine(pid: string): string {
   }
 }
 
-function netnsNames(): string[] {
-  try {
-    return fs.readdirSync('/run/netns');
-  } catch {
-    return [];
-  }
-}
-
 /** Cgroup directories named `name` directly under each controller's root, e.g. the kubelet's kubepods. */
 function cgroupDirs(name: string): string[] {
   const dirs: string[] = [];
@@ -409,7 +405,6 @@ export async function startCluster(options: StartClusterOptions): Promise<KubeCl
   fs.mkdirSync(logDir, { recursive: true });
 
   const sysctlsBefore = new Map(TOUCHED_SYSCTLS.map((name) => [name, readSysctl(name)]));
-  const netnsBefore = new Set(netnsNames());
   const kubepodsBefore = new Set(cgroupDirs('kubepods'));
   const containerLogLinksBefore = fs.existsSync(CONTAINER_LOG_LINKS);
   const shimSocketsBefore = fs.existsSync(SHIM_SOCKETS);
@@ -465,9 +460,6 @@ export async function startCluster(options: StartClusterOptions): Promise<KubeCl
       );
       if (!shimSocketsBefore)
         errors.push(attempt(`remove ${SHIM_SOCKETS}`, () => fs.rmSync(SHIM_SOCKETS, { recursive: true, force: true })));
-      for (const name of netnsNames().filter((n) => !netnsBefore.has(n) && n.startsWith('cni-'))) {
-        errors.push(attempt(`remove netns ${name}`, () => run('ip', ['netns', 'delete', name])));
-      }
       // The kubelet links each container's log into /var/log/containers (a fixed place); ours point into dir.
       errors.push(
         attempt('remove container log links', () => {

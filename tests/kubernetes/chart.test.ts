@@ -61,6 +61,18 @@ const pods = (selector?: string): PodList =>
 const livePods = (selector: string): PodList['items'] => pods(selector).items.filter((pod) => !pod.metadata.deletionTimestamp);
 const isReady = (pod: PodList['items'][number]): boolean =>
   pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+/** The pods and the latest events: why a pod would not start or would not go. */
+function clusterState(on: KubeCluster): string {
+  const shown = (args: string[]): string => {
+    try {
+      return on.kubectl(args);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  };
+  const events = shown(['get', 'events', '--sort-by=.lastTimestamp']).trimEnd().split('\n').slice(-40).join('\n');
+  return `${shown(['get', 'pods', '-o', 'wide'])}\n${events}`;
+}
 const component = (name: string): string => `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=${name}`;
 
 beforeAll(async () => {
@@ -127,6 +139,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   try {
+    // The run directory stays on the machine that failed; CI's console keeps only what is logged.
+    if (!passed && cluster) log(`after a failure:\n${clusterState(cluster)}`);
     await cluster?.stop();
   } finally {
     for (const server of servers.reverse()) await server.stop();
