@@ -82,7 +82,10 @@ describe('the photographic measure', () => {
 
 describe('the faces check', () => {
   beforeAll(() => suite.warmUp(), 120_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await suite.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('is part of the suite the services build', () => {
     expect(suite.checks.map((check) => check.check)).toEqual(expect.arrayContaining(['nudity', 'faces']));
