@@ -117,21 +117,28 @@ export async function currentVote(id: string): Promise<CurrentVote> {
 }
 
 /**
- * The votes service's part of deleting polls: removes the seats, ledger, tallies, reasons, notes, reports and analytics events of
- * every poll the sessions service marked 'deleting' (it removes the poll itself once nothing of it is left
- * here). Resolves with the seats removed.
+ * The votes service's part of deleting a poll: removes its seats, ledger, tallies, reasons, notes, reports and
+ * analytics events. Resolves with the seats removed. Repeatable: a vote that finds its poll gone once it is
+ * written removes what it wrote this way.
+ */
+export async function removeVoteData(pollId: string): Promise<number> {
+  const removed = await removeClaims(VoterSeatModel, { pollId });
+  await voteLedger.deleteTally(pollId);
+  await deleteChannelTallies(pollId);
+  await deleteReasons(pollId);
+  await deleteNotes(pollId);
+  await deleteReports(pollId);
+  await deleteAnalyticsEvents(pollId);
+  return removed;
+}
+
+/**
+ * The votes service's part of deleting polls: removes the vote data of every poll the sessions service marked
+ * 'deleting' (it removes the poll itself once nothing of it is left here). Resolves with the seats removed.
  */
 export async function purgeVotesOfDeletedPolls(): Promise<number> {
   let removed = 0;
-  for (const pollId of await deletingPollIds()) {
-    removed += await removeClaims(VoterSeatModel, { pollId });
-    await voteLedger.deleteTally(pollId);
-    await deleteChannelTallies(pollId);
-    await deleteReasons(pollId);
-    await deleteNotes(pollId);
-    await deleteReports(pollId);
-    await deleteAnalyticsEvents(pollId);
-  }
+  for (const pollId of await deletingPollIds()) removed += await removeVoteData(pollId);
   return removed;
 }
 

@@ -17,7 +17,7 @@ import {
 } from '@logovote/models';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { recordBallot, withdrawVoteIfClosedMeanwhile } from '../src/use-cases/cast-vote';
+import { recordBallot, withdrawVoteIfStoppedMeanwhile } from '../src/use-cases/cast-vote';
 import {
   TEST_CSRF_SECRET,
   TEST_IP_HASH_SALT,
@@ -223,7 +223,7 @@ describe('hiding a reported poll', () => {
     );
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[a, 1]]));
     await reportFromAddresses(sessionId, TO_HIDE);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voterKey, a, cast.written)).resolves.toBe('poll-hidden');
+    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, voterKey, a, cast.written)).resolves.toBe('poll-hidden');
     expect((await currentVote(voterKey)).logoId).toBeNull();
   });
 

@@ -7,6 +7,7 @@ import {
   PollModel,
   VoterSeatModel,
   currentVote,
+  deletePollStatus,
   hasVoteData,
   purgeVotesOfDeletedPolls,
   recordVotingState,
@@ -20,7 +21,7 @@ import {
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { proofOfWork } from '../src/proof-of-work';
-import { recordBallot, voteCaster, withdrawVoteIfClosedMeanwhile, type CastVoteRequest } from '../src/use-cases/cast-vote';
+import { recordBallot, voteCaster, withdrawVoteIfStoppedMeanwhile, type CastVoteRequest } from '../src/use-cases/cast-vote';
 import {
   TEST_CSRF_SECRET,
   TEST_IP_HASH_SALT,
@@ -402,8 +403,8 @@ describe('votes on a closed poll', () => {
 
     // ...then the creator closes before their requests look again.
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, first, a, firstCast.written)).resolves.toBe('voting-closed');
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, changed, b, change.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, first, a, firstCast.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, changed, b, change.written)).resolves.toBe('voting-closed');
     // The first vote is gone, the changed one is back on its earlier logo.
     expect((await currentVote(first)).logoId).toBeNull();
     expect((await currentVote(changed)).logoId).toBe(a);
@@ -423,14 +424,31 @@ describe('votes on a closed poll', () => {
     await recordBallot(ballot(overtaken, b), seats);
 
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, same, a, again.written)).resolves.toBe('voting-closed');
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, overtaken, a, older.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, same, a, again.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, overtaken, a, older.written)).resolves.toBe('voting-closed');
     expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
         [a, 1],
         [b, 1],
       ]),
     );
+  });
+
+  it("a vote written after the deletion removed the poll's votes is refused and removes what it wrote (the race)", async () => {
+    for (const pollGone of [false, true]) {
+      const { sessionId, logoIds } = await createPoll();
+      const a = logoIds[0]!;
+      const voter = `${sessionId}:late`;
+      // The request found the poll active; the deletion then began and removed its votes...
+      await recordPollDeleting(sessionId);
+      await purgeVotesOfDeletedPolls();
+      // ...and, once nothing was left, the poll itself.
+      if (pollGone) await deletePollStatus(sessionId);
+      const cast = await recordBallot(ballotIn(sessionId)(voter, a), seats);
+      expect(cast.outcome).toBe('recorded');
+      await expect(withdrawVoteIfStoppedMeanwhile(sessionId, voter, a, cast.written)).resolves.toBe('poll-not-found');
+      expect(await hasVoteData(sessionId)).toBe(false);
+    }
   });
 
   it('an open poll lets the vote stand', async () => {
@@ -440,7 +458,7 @@ describe('votes on a closed poll', () => {
       { pollId: sessionId, voterKey: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' },
       { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 },
     );
-    await expect(withdrawVoteIfClosedMeanwhile(sessionId, voter, logoIds[0]!, cast.written)).resolves.toBeUndefined();
+    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, voter, logoIds[0]!, cast.written)).resolves.toBeUndefined();
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
   });
 });

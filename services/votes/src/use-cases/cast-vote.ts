@@ -9,6 +9,7 @@ import {
   dropReasons,
   findActivePoll,
   readPollStatus,
+  removeVoteData,
   seatRow,
   seatsOfAddress,
   voteLedger,
@@ -207,16 +208,23 @@ export async function votingRefusal(pollId: string): Promise<VotingRefusal | und
  * voter's next revision returns to the logo before it) and is refused. The unique key of that next
  * revision leaves alone a newer revision of the same voter (another request of it, which decides for
  * itself); a request that wrote nothing (the same logo again) leaves the vote from before.
+ * A vote that finds the poll being deleted, or gone, removes the poll's vote data itself: the deletion may
+ * have removed it before this vote was written, and looks no more once the poll is gone.
  */
-export async function withdrawVoteIfClosedMeanwhile(
+export async function withdrawVoteIfStoppedMeanwhile(
   pollId: string,
   voterKey: string,
   logoId: string,
   written: WrittenRevision | undefined,
   /** The channel tally the vote was mirrored into (docs/channels.md): the withdrawal is mirrored there too. */
   channelTallyWritten?: string,
-): Promise<VotingRefusal | undefined> {
-  const refusal = await votingRefusal(pollId);
+): Promise<VotingRefusal | 'poll-not-found' | undefined> {
+  const status = await readPollStatus(pollId);
+  if (status.state !== 'active') {
+    await removeVoteData(pollId);
+    return 'poll-not-found';
+  }
+  const refusal = refusalOf(status);
   if (refusal && written) {
     const withdrawal = { member: voterKey, rev: written.rev + 1, from: logoId, to: written.from };
     if ((await voteLedger.append({ tally: pollId, ...withdrawal })) && channelTallyWritten)
@@ -317,7 +325,7 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
     // A poll without channels spends nothing here (docs/channels.md).
     const mirrored =
       channels.length > 0 && cast.written ? await mirrorIntoChannel(poll._id, voter.voterKey, logoId, cast.written) : undefined;
-    const refusedMeanwhile = await withdrawVoteIfClosedMeanwhile(poll._id, voter.voterKey, logoId, cast.written, mirrored);
+    const refusedMeanwhile = await withdrawVoteIfStoppedMeanwhile(poll._id, voter.voterKey, logoId, cast.written, mirrored);
     if (refusedMeanwhile) return { outcome: refusedMeanwhile };
     // Live results pages learn of the change from this signal, written with the process's next batch (docs/live-results.md).
     deps.voteSignals.changed(poll._id);
