@@ -20,6 +20,7 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  testSequencer: '<rootDir>/tests/support/slow-tiers-first.js',
   projects: [
     {
       ...shared,

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ensureInfraInstalled, repoRoot } from '@logovote/devstack';
 import type { TestStackEnv } from '../tests/support/stack-env';
 import { STACK_ENV_VAR, TEST_STACK_LIMITS } from '../tests/support/stack-env';
@@ -14,6 +14,7 @@ import { freePorts, startStack } from './lib/stack';
 import { TEST_TOOLS } from './lib/test-tools';
 
 const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
+const SLOWEST_SUITES_SHOWN = 10;
 
 async function main(): Promise<number> {
   const jestArgs = process.argv.slice(2);
@@ -78,14 +79,28 @@ async function main(): Promise<number> {
   }
 }
 
-/** A plain closing line ('N passed, N failed, N skipped') that CI reads whatever the runner. */
+/**
+ * A plain closing line ('N passed, N failed, N skipped') that CI reads whatever the runner, after the slowest suites
+ * with when each started: where a run's time went, on a machine whose timings are kept nowhere else.
+ */
 function printSummary(resultsFile: string): void {
   if (!existsSync(resultsFile)) return;
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
     numPassedTests: number;
     numFailedTests: number;
     numPendingTests: number;
+    startTime: number;
+    testResults: { name: string; startTime: number; endTime: number }[];
   };
+  const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+  const slowest = [...results.testResults]
+    .sort((a, b) => b.endTime - b.startTime - (a.endTime - a.startTime))
+    .slice(0, SLOWEST_SUITES_SHOWN);
+  process.stdout.write('\nslowest suites (duration, started after):\n');
+  for (const suite of slowest) {
+    const name = relative(repoRoot, suite.name);
+    process.stdout.write(`  ${seconds(suite.endTime - suite.startTime)}\t${seconds(suite.startTime - results.startTime)}\t${name}\n`);
+  }
   process.stdout.write(`\njest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped\n`);
 }
 
