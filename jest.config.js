@@ -20,7 +20,6 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
-  testSequencer: '<rootDir>/tests/support/slow-tiers-first.js',
   projects: [
     {
       ...shared,
