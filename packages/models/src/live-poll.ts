@@ -8,42 +8,77 @@ export interface LivePoll {
   status: PollStatus;
 }
 
-/** Reads the poll a request names with its status, as livePollReader does; null: no active poll of that id. */
+/** Reads the poll a request names with its status, read fresh; null: no active poll of that id. */
 export type ReadLivePoll = (sessionId: string | undefined) => Promise<LivePoll | null>;
+
+/** Whether a poll with this status takes votes: active, open and shown. */
+const takesVotes = (status: PollStatus): boolean => status.state === 'active' && !status.closed && !status.hidden;
+
+/**
+ * A process's view of the polls its requests name. The poll document never changes after creation, so the
+ * view keeps the most recently read polls' documents (at most `capacity`, the least recently read dropped
+ * first) and reads the document only for an active poll it does not keep. The status changes from any
+ * process (closing, hiding, deleting), so `read` reads it for every request. A write whose outcome a second
+ * look decides (a vote: ../../services/votes' cast-vote) may start from the status kept from the last look
+ * instead, while that said the poll takes votes: `readToVoteOn`. Its second look (`lookAgain`) reads the
+ * status fresh and keeps it, so a process learns of a closed poll from the first vote that finds it.
+ */
+export interface LivePolls {
+  read: ReadLivePoll;
+  /** As `read`, without reading the status when the kept one says the poll takes votes (`kept: true` then). */
+  readToVoteOn(sessionId: string | undefined): Promise<(LivePoll & { kept: boolean }) | null>;
+  /** The poll's status now (one lookup), kept for the next `readToVoteOn`. */
+  lookAgain(pollId: string): Promise<PollStatus>;
+}
 
 /** How many polls' documents a process keeps at most (a poll's document is a few kilobytes at most). */
 const DEFAULT_CAPACITY = 2_000;
 
-/**
- * Reads the poll a public request names, if it is active (not half-created, not being deleted), with its
- * status (./poll-status): one lookup of the status, read fresh for every request, since closing, hiding and
- * deleting change it from any process. The poll document never changes after creation, so each reader keeps
- * the most recently read polls' documents (at most `capacity`, the least recently read dropped first) and
- * reads the document only for an active poll it does not keep.
- */
-export function livePollReader(capacity: number = DEFAULT_CAPACITY): ReadLivePoll {
-  const contents = new Map<string, Poll>();
+export function livePolls(capacity: number = DEFAULT_CAPACITY): LivePolls {
+  const kept = new Map<string, { poll: Poll; status: PollStatus }>();
 
-  const keep = (pollId: string, content: Poll) => {
-    contents.delete(pollId);
-    contents.set(pollId, content);
+  const keep = (pollId: string, entry: LivePoll) => {
+    kept.delete(pollId);
+    kept.set(pollId, entry);
     // A Map iterates in insertion order, and a read re-inserts: the first key is the least recently read.
-    if (contents.size > capacity) contents.delete(contents.keys().next().value!);
+    if (kept.size > capacity) kept.delete(kept.keys().next().value!);
   };
 
-  return async (sessionId) => {
+  const read: ReadLivePoll = async (sessionId) => {
     const parsed = SessionId.safeParse(sessionId);
     if (!parsed.success) return null;
     const pollId = parsed.data;
     const status = await readPollStatus(pollId);
     if (status.state !== 'active') {
-      contents.delete(pollId);
+      kept.delete(pollId);
       return null;
     }
-    const poll = contents.get(pollId) ?? (await PollModel.findById(pollId).lean<Poll>());
+    const poll = kept.get(pollId)?.poll ?? (await PollModel.findById(pollId).lean<Poll>());
     // Active in its status but without a document: only a status written again after its deletion.
     if (!poll) return null;
-    keep(pollId, poll);
+    keep(pollId, { poll, status });
     return { poll, status };
+  };
+
+  return {
+    read,
+    async readToVoteOn(sessionId) {
+      const parsed = SessionId.safeParse(sessionId);
+      if (!parsed.success) return null;
+      const entry = kept.get(parsed.data);
+      if (entry && takesVotes(entry.status)) {
+        keep(parsed.data, entry);
+        return { ...entry, kept: true };
+      }
+      const found = await read(sessionId);
+      return found && { ...found, kept: false };
+    },
+    async lookAgain(pollId) {
+      const status = await readPollStatus(pollId);
+      const entry = kept.get(pollId);
+      if (entry && status.state === 'active') keep(pollId, { poll: entry.poll, status });
+      else kept.delete(pollId);
+      return status;
+    },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The session view keeps each poll's content in its process (livePollReader): a second app on the same
+ * The session view keeps each poll's content in its process (LivePolls): a second app on the same
  * database stands for another replica. A poll closed, hidden or deleted after the first replica read it
  * is seen as such by that replica's next view, whichever process changed it.
  */

@@ -1,5 +1,5 @@
 /**
- * The poll's content kept in each process (livePollReader): two apps on one database stand for two
+ * The poll's content kept in each process (LivePolls): two apps on one database stand for two
  * replicas of the votes service. A poll closed, hidden or deleted after both read it is seen as such by
  * the next request of either, whichever process changed it.
  */
@@ -69,6 +69,23 @@ it('refuses the next vote of a poll closed after it was kept, in both replicas, 
   }
   await recordVotingState(sessionId, false);
   for (const server of replicas) await vote(server, sessionId, logoIds[1]!).expect(200);
+});
+
+it('answers a ballot that would need a proof of work, on a poll closed since it was kept, as a closed poll', async () => {
+  const { sessionId, logoIds } = await pollReadByBoth();
+  const fromOneAddress = () =>
+    request(replicas[0])
+      .post(`/api/sessions/${sessionId}/vote`)
+      .set(csrfHeaders(sessionId))
+      .set('X-Client-Fingerprint', newFingerprint())
+      .set('X-Forwarded-For', '10.68.0.1')
+      .send({ logoId: logoIds[0] });
+  // The address's free seats (PROOF_OF_WORK_FROM_VOTER: the sixth voter pays), each vote's second look keeping the open status.
+  for (let voter = 1; voter <= 5; voter++) await fromOneAddress().expect(200);
+  await expect(fromOneAddress()).resolves.toMatchObject({ status: 428 });
+  await recordVotingState(sessionId, true);
+  const refused = await fromOneAddress();
+  expect([refused.status, refused.body]).toEqual([409, { message: VOTING_CLOSED }]);
 });
 
 it("refuses the next vote of a poll hidden by the other replica's report", async () => {

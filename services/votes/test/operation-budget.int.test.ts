@@ -27,15 +27,16 @@ jest.setTimeout(300_000);
 
 /**
  * Database operations per request, at most (docs/vote-counts.md, "What each path costs"), with the poll's
- * content kept by the process (the first request for a poll in a process reads it once more). Every path
- * reads the poll's status; the voter comes from its voter pass or its fingerprint and network, without a
- * lookup. A new browser's my-vote: the status and the voter's revisions. A first vote: the status, the
- * seat, the revision, the status again. A changed vote (with the pass the first vote gave): its revisions
- * instead of a seat, and its old reason dropped before and after. my-vote of a voter: the revisions and the
- * reason given for the vote. The live-results signals are outside every request: one batch of the process
- * writes them all, one insert, and its second's marker once a second per process.
+ * content kept by the process (the first request for a poll in a process reads it once more). The voter
+ * comes from its voter pass or its fingerprint and network, without a lookup. A new browser's my-vote: the
+ * status and the voter's revisions. A first vote: the seat, the revision and the status (its second look:
+ * its first look is the status the process kept from the last one, while the poll takes votes). A changed
+ * vote (with the pass the first vote gave): its revisions instead of a seat, and its old reason dropped
+ * before and after. my-vote of a voter: the status, the revisions and the reason given for the vote. The
+ * live-results signals are outside every request: one batch of the process writes them all, one insert,
+ * and its second's marker once a second per process.
  */
-const OPERATIONS = { newBrowserMyVote: 2, firstVote: 4, changedVote: 6, myVote: 3, signalBatch: 2 };
+const OPERATIONS = { newBrowserMyVote: 2, firstVote: 3, changedVote: 5, myVote: 3, signalBatch: 2 };
 /** Rows PostgreSQL reads per request, at most: a few key lookups' worth, whatever is stored around the poll. */
 const ROWS = { newBrowserMyVote: 2, firstVote: 4, changedVote: 6, myVote: 4 };
 /** Requests measured per path. */

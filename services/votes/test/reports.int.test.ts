@@ -223,7 +223,9 @@ describe('hiding a reported poll', () => {
     );
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[a, 1]]));
     await reportFromAddresses(sessionId, TO_HIDE);
-    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, voterKey, a, cast.written)).resolves.toBe('poll-hidden');
+    await expect(withdrawVoteIfStoppedMeanwhile(await readPollStatus(sessionId), sessionId, voterKey, a, cast.written)).resolves.toBe(
+      'poll-hidden',
+    );
     expect((await currentVote(voterKey)).logoId).toBeNull();
   });
 

@@ -12,7 +12,7 @@ import {
   purgeVotesOfDeletedPolls,
   recordVotingState,
   voteLedger,
-  livePollReader,
+  livePolls,
   recordPollDeleting,
   readPollStatus,
   voterKeyOf,
@@ -403,8 +403,12 @@ describe('votes on a closed poll', () => {
 
     // ...then the creator closes before their requests look again.
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, first, a, firstCast.written)).resolves.toBe('voting-closed');
-    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, changed, b, change.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfStoppedMeanwhile(await readPollStatus(sessionId), sessionId, first, a, firstCast.written)).resolves.toBe(
+      'voting-closed',
+    );
+    await expect(withdrawVoteIfStoppedMeanwhile(await readPollStatus(sessionId), sessionId, changed, b, change.written)).resolves.toBe(
+      'voting-closed',
+    );
     // The first vote is gone, the changed one is back on its earlier logo.
     expect((await currentVote(first)).logoId).toBeNull();
     expect((await currentVote(changed)).logoId).toBe(a);
@@ -424,8 +428,12 @@ describe('votes on a closed poll', () => {
     await recordBallot(ballot(overtaken, b), seats);
 
     await recordVotingState(sessionId, true);
-    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, same, a, again.written)).resolves.toBe('voting-closed');
-    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, overtaken, a, older.written)).resolves.toBe('voting-closed');
+    await expect(withdrawVoteIfStoppedMeanwhile(await readPollStatus(sessionId), sessionId, same, a, again.written)).resolves.toBe(
+      'voting-closed',
+    );
+    await expect(withdrawVoteIfStoppedMeanwhile(await readPollStatus(sessionId), sessionId, overtaken, a, older.written)).resolves.toBe(
+      'voting-closed',
+    );
     expect(await voteLedger.readCounts(sessionId)).toEqual(
       new Map([
         [a, 1],
@@ -446,7 +454,9 @@ describe('votes on a closed poll', () => {
       if (pollGone) await deletePollStatus(sessionId);
       const cast = await recordBallot(ballotIn(sessionId)(voter, a), seats);
       expect(cast.outcome).toBe('recorded');
-      await expect(withdrawVoteIfStoppedMeanwhile(sessionId, voter, a, cast.written)).resolves.toBe('poll-not-found');
+      await expect(withdrawVoteIfStoppedMeanwhile(await readPollStatus(sessionId), sessionId, voter, a, cast.written)).resolves.toBe(
+        'poll-not-found',
+      );
       expect(await hasVoteData(sessionId)).toBe(false);
     }
   });
@@ -458,7 +468,9 @@ describe('votes on a closed poll', () => {
       { pollId: sessionId, voterKey: voter, fingerprint: newFingerprint(), logoId: logoIds[0]!, ipHash: 'ip' },
       { votersPerAddress: 5, seatsWithoutProof: 5, seatsPerLevel: 25 },
     );
-    await expect(withdrawVoteIfStoppedMeanwhile(sessionId, voter, logoIds[0]!, cast.written)).resolves.toBeUndefined();
+    await expect(
+      withdrawVoteIfStoppedMeanwhile(await readPollStatus(sessionId), sessionId, voter, logoIds[0]!, cast.written),
+    ).resolves.toBeUndefined();
     expect(await voteLedger.readCounts(sessionId)).toEqual(new Map([[logoIds[0], 1]]));
   });
 });
@@ -470,7 +482,7 @@ describe('the vote use case, without HTTP', () => {
     ipHashSalt: config.IP_HASH_SALT,
     addressPolicies: { standard: policy, sharedNetwork: policy },
     proofOfWork: proofOfWork({ secret: config.IP_HASH_SALT, iterations: config.PROOF_OF_WORK_ITERATIONS }),
-    readLivePoll: livePollReader(),
+    livePolls: livePolls(),
     voteSignals: voteChangeSignals(() => undefined),
   });
 

@@ -22,7 +22,7 @@ import {
   voterLogoOrder,
 } from '@logovote/contracts';
 import { multipartUpload, receivedUpload, type UploadPipeline } from '@logovote/media-pipeline';
-import { hashCreatorToken, livePollReader, newCreatorToken, recordPaymentPlan, resultsWithheldFrom } from '@logovote/models';
+import { hashCreatorToken, livePolls, newCreatorToken, recordPaymentPlan, resultsWithheldFrom } from '@logovote/models';
 import {
   HttpError,
   derivedKey,
@@ -75,7 +75,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
   const voteCounts = sharedVoteCounts();
   const addressKey = derivedKey(csrfSecret, 'poll-creations-per-address');
   const viewerOf = resultsViewerClues(options);
-  const readLivePoll = livePollReader();
+  const readLivePoll = livePolls().read;
 
   /**
    * Counts the request against its address's creation limits before a byte of the upload is read: past

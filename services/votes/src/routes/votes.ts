@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { POLL_HIDDEN, VOTE_PROOF_HEADER, VOTING_CLOSED, VoteRequest, type ProofRequired, type VoteResponse } from '@logovote/contracts';
-import { livePollReader, type VoteChangeSignals } from '@logovote/models';
+import { livePolls, type VoteChangeSignals } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, pollNotFound, requireCsrf } from '@logovote/service-kit';
 import { PROOF_INVALID, PROOF_LEVEL_FULL, PROOF_REQUIRED, PROOF_SPENT, type ProofOfWork } from '../proof-of-work';
 import { voteCaster, type AddressPolicies, type CastVoteOutcome, type VotingRefusal } from '../use-cases/cast-vote';
@@ -46,10 +46,10 @@ function voteRefusal(cast: Exclude<CastVoteOutcome, { outcome: 'recorded' | 'pro
 /** GET my-vote and POST vote under /api/sessions/{sessionId}. */
 export function votesRouter(options: VotesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
-  // One reader for both: a poll's content read by one is kept for the other.
-  const readLivePoll = livePollReader();
-  const caster = voteCaster({ ...options, readLivePoll });
-  const readMyVote = myVoteReader(options.ipHashSalt, readLivePoll);
+  // One view for both: a poll's content read by one is kept for the other.
+  const polls = livePolls();
+  const caster = voteCaster({ ...options, livePolls: polls });
+  const readMyVote = myVoteReader(options.ipHashSalt, polls.read);
   const voters = voterRequests(options.ipHashSalt);
 
   router.get('/my-vote', async (ctx) => {

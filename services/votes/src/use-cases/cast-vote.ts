@@ -14,7 +14,7 @@ import {
   seatsOfAddress,
   voteLedger,
   type CurrentVote,
-  type ReadLivePoll,
+  type LivePolls,
   type PollStatus,
   type VoteChangeSignals,
 } from '@logovote/models';
@@ -209,9 +209,11 @@ export async function votingRefusal(pollId: string): Promise<VotingRefusal | und
  * revision leaves alone a newer revision of the same voter (another request of it, which decides for
  * itself); a request that wrote nothing (the same logo again) leaves the vote from before.
  * A vote that finds the poll being deleted, or gone, removes the poll's vote data itself: the deletion may
- * have removed it before this vote was written, and looks no more once the poll is gone.
+ * have removed it before this vote was written, and looks no more once the poll is gone. `status`: the
+ * poll's status as read after the vote was written.
  */
 export async function withdrawVoteIfStoppedMeanwhile(
+  status: PollStatus,
   pollId: string,
   voterKey: string,
   logoId: string,
@@ -219,7 +221,6 @@ export async function withdrawVoteIfStoppedMeanwhile(
   /** The channel tally the vote was mirrored into (docs/channels.md): the withdrawal is mirrored there too. */
   channelTallyWritten?: string,
 ): Promise<VotingRefusal | 'poll-not-found' | undefined> {
-  const status = await readPollStatus(pollId);
   if (status.state !== 'active') {
     await removeVoteData(pollId);
     return 'poll-not-found';
@@ -249,8 +250,8 @@ export interface CastVoteDeps {
   ipHashSalt: string;
   addressPolicies: AddressPolicies;
   proofOfWork: ProofOfWork;
-  /** The poll with its status, as read for this request (one process's livePollReader, shared with my-vote). */
-  readLivePoll: ReadLivePoll;
+  /** The process's view of the polls (shared with my-vote): their content and the status of its last look. */
+  livePolls: LivePolls;
   /** The process's live-results signaller (docs/live-results.md). */
   voteSignals: VoteChangeSignals;
 }
@@ -288,25 +289,40 @@ export const pollToVoteOn = (sessionId: string | undefined) => findActivePoll(se
  * vote written as the voter's next ledger revision and mirrored into its channel, taken back when voting
  * stopped meanwhile, and open results pages signalled. Answers a typed outcome, with the voter the browser's
  * pass is to name; the route maps it to HTTP.
+ *
+ * The first look at the poll's status is the one the process kept from its last look while that said the
+ * poll takes votes (LivePolls' readToVoteOn): the second look, after the write, decides whether a vote
+ * stands, and a ballot refused before it looks again first, so every outcome is the one a fresh first look
+ * would give.
  */
 export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Promise<CastVoteOutcome> {
   const findVoter = voterFinder(deps.ipHashSalt);
 
   return async ({ sessionId, logoId, via, proof, voter: clues }) => {
-    const found = await deps.readLivePoll(sessionId);
+    const found = await deps.livePolls.readToVoteOn(sessionId);
     if (!found) return { outcome: 'poll-not-found' };
     const { poll, status } = found;
+    /** Before refusing a ballot for its own sake: whether the poll's status refuses it now (looked at again if the first look was kept). */
+    const stoppedSinceKept = async (): Promise<CastVoteOutcome | undefined> => {
+      if (!found.kept) return undefined;
+      const now = await deps.livePolls.lookAgain(poll._id);
+      if (now.state !== 'active') return { outcome: 'poll-not-found' };
+      const stoppedNow = refusalOf(now);
+      return stoppedNow && { outcome: stoppedNow };
+    };
     if (!poll.logos.some((logo) => logo.id === logoId)) return { outcome: 'unknown-logo' };
     const channels = poll.channels ?? [];
     if (via !== undefined && !channels.some((channel) => channel.id === via)) return { outcome: 'unknown-channel' };
-    // The first look at the poll's status: the one read with the poll for this request.
     const stopped = refusalOf(status);
     if (stopped) return { outcome: stopped };
     const voter = findVoter(poll._id, clues);
     const policy = poll.sharedNetwork ? deps.addressPolicies.sharedNetwork : deps.addressPolicies.standard;
     const spent = proof ? await deps.proofOfWork.spend(proof, poll._id) : { level: 0 };
     if ('refused' in spent)
-      return spent.refused === 'spent' ? { outcome: 'proof-spent' } : { outcome: 'invalid-proof', problems: spent.problems };
+      return (
+        (await stoppedSinceKept()) ??
+        (spent.refused === 'spent' ? { outcome: 'proof-spent' } : { outcome: 'invalid-proof', problems: spent.problems })
+      );
     const ballot = {
       pollId: poll._id,
       voterKey: voter.voterKey,
@@ -316,8 +332,11 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
       channel: via,
     };
     const cast = await recordBallot(ballot, policy.seats, spent.level, voter.passed);
-    if (cast.outcome === 'address-limit') return { outcome: 'address-limit', votersPerAddress: policy.seats.votersPerAddress };
+    if (cast.outcome === 'address-limit')
+      return (await stoppedSinceKept()) ?? { outcome: 'address-limit', votersPerAddress: policy.seats.votersPerAddress };
     if (cast.outcome === 'proof-required') {
+      const stoppedNow = await stoppedSinceKept();
+      if (stoppedNow) return stoppedNow;
       const attempts = attemptsAt(policy.cost, cast.level);
       const challenge = await deps.proofOfWork.challengeFor(poll._id, cast.level, attempts);
       return { outcome: 'proof-required', level: cast.level, attempts, challenge, proofWasValid: spent.level > 0 };
@@ -325,7 +344,8 @@ export function voteCaster(deps: CastVoteDeps): (request: CastVoteRequest) => Pr
     // A poll without channels spends nothing here (docs/channels.md).
     const mirrored =
       channels.length > 0 && cast.written ? await mirrorIntoChannel(poll._id, voter.voterKey, logoId, cast.written) : undefined;
-    const refusedMeanwhile = await withdrawVoteIfStoppedMeanwhile(poll._id, voter.voterKey, logoId, cast.written, mirrored);
+    const statusNow = await deps.livePolls.lookAgain(poll._id);
+    const refusedMeanwhile = await withdrawVoteIfStoppedMeanwhile(statusNow, poll._id, voter.voterKey, logoId, cast.written, mirrored);
     if (refusedMeanwhile) return { outcome: refusedMeanwhile };
     // Live results pages learn of the change from this signal, written with the process's next batch (docs/live-results.md).
     deps.voteSignals.changed(poll._id);

@@ -6,7 +6,7 @@ import { voterFinder, type NewVoterPass, type VoterClues } from '../voter';
  * The voter's vote in a poll, with the reason given for it (docs/reasons.md), so the page can show them;
  * null: no such poll. `newPass`: a voter with a vote whom the browser's voter pass does not name yet (a
  * private window, cookies cleared), for the pass to name from now on. `readLivePoll` reads the poll with its
- * status for this request (livePollReader).
+ * status for this request (LivePolls' read).
  */
 export function myVoteReader(
   ipHashSalt: string,
