@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ensureInfraInstalled, repoRoot } from '@logovote/devstack';
+import { ensureInfraInstalled, installInfraAside, repoRoot } from '@logovote/devstack';
 import type { TestStackEnv } from '../tests/support/stack-env';
 import { STACK_ENV_VAR, TEST_STACK_LIMITS } from '../tests/support/stack-env';
 import { runNpmScript } from './lib/build';
@@ -18,10 +18,16 @@ const SLOWEST_SUITES_SHOWN = 10;
 
 async function main(): Promise<number> {
   const jestArgs = process.argv.slice(2);
-  // Before any project starts: the deploy and compose suites read compose's config as they load, so a tool
-  // built beside them would come too late.
-  log('checking local servers and the tools of every test tier');
-  ensureInfraInstalled(TEST_TOOLS);
+  log("checking the stack's servers");
+  ensureInfraInstalled(TEST_TOOLS.stack);
+  // A folder per run, so two runs (two developers' terminals) never share data or ports.
+  const runDir = join(repoRoot, '.run', 'test', String(process.pid));
+  // Cold, the other tiers' tools take half an hour of Go builds on 2 cores: they build on the CPU the build,
+  // the checks and the first projects leave idle, one install after the other, the cluster's last.
+  const asideLog = join(runDir, 'tools.log');
+  log(`installing the deploy, compose and kubernetes tiers' tools beside the rest, when missing (log: ${asideLog})`);
+  const toolsBeforeProjects = settled(installInfraAside(TEST_TOOLS.beforeProjects, asideLog));
+  const clusterTools = toolsBeforeProjects.then((failure) => failure ?? settled(installInfraAside(TEST_TOOLS.cluster, asideLog)));
   if (process.env.LOGOVOTE_SKIP_BUILD === '1') {
     log('LOGOVOTE_SKIP_BUILD=1: using the existing build, skipping type-check and lint');
   } else {
@@ -32,9 +38,11 @@ async function main(): Promise<number> {
     runNpmScript('lint');
   }
 
+  log("waiting for the deploy and compose tiers' tools");
+  const toolsFailure = await toolsBeforeProjects;
+  if (toolsFailure) throw toolsFailure;
+
   log('starting the stack on free ports');
-  // A folder per run, so two runs (two developers' terminals) never share data or ports.
-  const runDir = join(repoRoot, '.run', 'test', String(process.pid));
   const ports = await freePorts();
   const stack = await startStack({
     runDir,
@@ -71,6 +79,11 @@ async function main(): Promise<number> {
     });
     status = await new Promise<number>((resolve) => jest.on('exit', (code) => resolve(code ?? 1)));
     printSummary(resultsFile);
+    const clusterToolsFailure = await clusterTools;
+    if (clusterToolsFailure) {
+      log(clusterToolsFailure.message);
+      status = 1;
+    }
     return status;
   } finally {
     await stack.stop();
@@ -103,6 +116,13 @@ function printSummary(resultsFile: string): void {
   }
   process.stdout.write(`\njest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped\n`);
 }
+
+/** The error a promise rejects with, or undefined once it resolves: awaited later, never unhandled. */
+const settled = (pending: Promise<void>): Promise<Error | undefined> =>
+  pending.then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
 
 main().then(
   (code) => process.exit(code),

@@ -20,6 +20,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   findFreePort,
+  installInfraAside,
   spawnManaged,
   stopOnFailure,
   toolPath,
@@ -29,6 +30,9 @@ import {
   type ManagedProcess,
   type ToolName,
 } from '@logovote/devstack';
+
+/** The install-infra.sh tools the cluster runs: the node's (etcd, containerd, runc, CNI), Kubernetes' servers, CoreDNS. */
+export const CLUSTER_TOOLS = ['kube-node', 'kubernetes', 'coredns'];
 
 export const KUBE_NETWORK = {
   /** Blackholed as a whole: the pod and service ranges below are inside it. */
@@ -403,6 +407,10 @@ export async function startCluster(options: StartClusterOptions): Promise<KubeCl
   const pki = path.join(dir, 'pki');
   const socket = path.join(dir, 'containerd.sock');
   fs.mkdirSync(logDir, { recursive: true });
+  // Built here when missing, or awaited when npm test builds them beside its other projects.
+  const toolsLog = path.join(logDir, 'install-infra.log');
+  log(`checking the cluster's tools (${CLUSTER_TOOLS.join(', ')}; log: ${toolsLog})`);
+  await installInfraAside(CLUSTER_TOOLS, toolsLog);
 
   const sysctlsBefore = new Map(TOUCHED_SYSCTLS.map((name) => [name, readSysctl(name)]));
   const kubepodsBefore = new Set(cgroupDirs('kubepods'));

@@ -1,6 +1,6 @@
 // @logovote/devstack: starts/stops the real local servers for `npm start` and tests.
 export { repoRoot, toolsBinDir } from './paths';
-export { toolPath, installerToolOf, ensureInfraInstalled, type ToolName } from './tools';
+export { toolPath, installerToolOf, ensureInfraInstalled, installInfraAside, type ToolName } from './tools';
 export { spawnManaged, stopAll, stopOnFailure, readLogTail, type ManagedProcess, type SpawnManagedOptions } from './processes';
 export { waitForHttp, waitForTcp, waitFor, type WaitForHttpOptions, type WaitForTcpOptions } from './wait';
 export { findFreePort } from './ports';

@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { installInfraScript, repoRoot, toolsBinDir } from './paths';
+import { readLogTail } from './processes';
 
 /** The binaries install-infra.sh links under another tool's name (its `--only` name); every other one is its own tool. */
 const BINARIES_OF = {
@@ -33,17 +34,40 @@ export function toolPath(name: ToolName): string {
   return p;
 }
 
+const installArgs = (tools?: string[]): string[] => [installInfraScript, ...(tools && tools.length > 0 ? ['--only', tools.join(',')] : [])];
+
+function installFailure(args: string[], status: number | null, signal: NodeJS.Signals | null, where: string): Error {
+  const how = status === null ? `signal ${String(signal)}` : `exit code ${status}`;
+  return new Error(`scripts/install-infra.sh ${args.slice(1).join(' ')} failed (${how}); see ${where}`);
+}
+
 /**
  * Runs scripts/install-infra.sh synchronously (stdio inherited so build progress
  * shows). Cheap when everything is cached: it only checks binaries and links.
  */
 export function ensureInfraInstalled(tools?: string[]): void {
-  const args = [installInfraScript];
-  if (tools && tools.length > 0) args.push('--only', tools.join(','));
+  const args = installArgs(tools);
   const r = spawnSync('bash', args, { cwd: repoRoot, stdio: 'inherit' });
   if (r.error) throw new Error(`could not run ${installInfraScript}: ${r.error.message}`);
-  if (r.status !== 0) {
-    const how = r.status === null ? `signal ${String(r.signal)}` : `exit code ${r.status}`;
-    throw new Error(`scripts/install-infra.sh ${args.slice(1).join(' ')} failed (${how}); see its output above`);
-  }
+  if (r.status !== 0) throw installFailure(args, r.status, r.signal, 'its output above');
+}
+
+/**
+ * Runs scripts/install-infra.sh at the lowest CPU priority (nice 19), its output in `logFile`: a build beside
+ * other work takes only the CPU that work leaves idle. Waits, as every install does, for one of the same
+ * tool already running. Rejects, naming the log, if the install fails.
+ */
+export function installInfraAside(tools: string[], logFile: string): Promise<void> {
+  const args = installArgs(tools);
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn('nice', ['-n', '19', 'bash', ...args], { cwd: repoRoot, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  return new Promise((resolve, reject) => {
+    child.on('error', (error) => reject(new Error(`could not run ${installInfraScript}: ${error.message}`)));
+    child.on('exit', (status, signal) => {
+      if (status === 0) resolve();
+      else reject(installFailure(args, status, signal, `${logFile}, which ends:\n${readLogTail(logFile, 20)}`));
+    });
+  });
 }
