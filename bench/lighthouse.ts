@@ -49,9 +49,7 @@ async function main(): Promise<void> {
     seconds(page.metrics.fcpMs),
     `${page.metrics.tbtMs.toFixed(0)} ms`,
     page.metrics.cls.toFixed(3),
-    String(page.scores.accessibility),
-    String(page.scores['best-practices']),
-    String(page.scores.seo),
+    ...(['accessibility', 'best-practices', 'seo'] as const).map((category) => String(page.scores[category])),
     lcpElementName(page).replaceAll('`', ''),
   ]);
   const widths = head.map((_, column) => Math.max(...[head, ...rows].map((row) => row[column]!.length)));
@@ -60,13 +58,11 @@ async function main(): Promise<void> {
       .map((cell, column) => cell.padEnd(widths[column]!))
       .join('  ')
       .trimEnd();
-  write('');
-  write(`Lighthouse ${summaries[0]?.lighthouseVersion ?? ''}, mobile, simulated throttling, median of ${runs} run(s) per page`);
+  write(`\nLighthouse ${summaries[0]?.lighthouseVersion ?? ''}, mobile, simulated throttling, median of ${runs} run(s) per page`);
   write(line(head));
   rows.forEach((row) => write(line(row)));
   for (const page of summaries) {
-    write('');
-    write(`${page.label}`);
+    write(`\n${page.label}`);
     write(
       `  runs (performance, LCP, TBT): ${page.runs.map((run, index) => `${run.performance} ${seconds(run.lcpMs)} ${run.tbtMs.toFixed(0)} ms${index === page.medianRun ? ' (median)' : ''}`).join('; ')}`,
     );

@@ -9,7 +9,7 @@ import type { ReadCosts } from './database';
 import type { ProofOfWorkResults } from './proof-of-work';
 import type { LighthouseLevel } from './lighthouse-levels';
 import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseSummary } from './lighthouse';
-import { BULK_BATCH, FLOW_CONCURRENCY, PROBED, probeMs, type FlowCosts, type ScaleResults } from './scale';
+import { BULK_BATCH, FLOW_CONCURRENCY, PROBED, probeMs, type FlowCosts, type ScaleProbe, type ScaleResults } from './scale';
 import type { LiveResults } from './live';
 import { LOGO_KIND_DESCRIPTIONS, type LogoKindsResults } from './logo-kinds';
 import { SLOW_PHONE } from './slow-phone';
@@ -31,17 +31,26 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const count = (value: number) => value.toLocaleString('en');
 const cell = (text: string) => text.replace(/\s+/g, ' ').replaceAll('|', '\\|');
 const figure = (value: number, measured: string) => ({ value, measured });
+const list = <Item>(items: Item[], format: (item: Item) => string, separator = ', ') => items.map((item) => format(item)).join(separator);
+/** `main` and, in brackets, each of `items` (every run, say) as `format` gives it. */
+const withEach = <Item>(main: string, items: Item[], format: (item: Item) => string) => `${main} (${list(items, format)})`;
+/** `a ÷ b` as a figure, its parts formatted by `format`. */
+const ratio = (a: number, b: number, format: (value: number) => string = fixed) =>
+  figure(a / b, `${format(a)} ÷ ${format(b)} = **${fixed(a / b, 2)}**`);
+const p50p95 = (p50: number, p95: number) => `${ms(p50)} / ${ms(p95)}`;
+/** A table's row of one figure across its columns: `name`, then `value` of each column. */
+const rowOf =
+  <Column>(columns: Column[]) =>
+  (name: string, value: (column: Column) => string) => [name, ...columns.map((column) => value(column))];
 
 /** Every section's figures in one data file. */
-export function mergeSections(...sections: Section[]): PerformanceData {
-  return {
-    figures: Object.assign({}, ...sections.map((section) => section.figures)),
-    text: Object.assign({}, ...sections.map((section) => section.text)),
-    tables: Object.assign({}, ...sections.map((section) => section.tables)),
-  };
-}
+export const mergeSections = (...sections: Section[]): PerformanceData => ({
+  figures: Object.assign({}, ...sections.map((section) => section.figures)),
+  text: Object.assign({}, ...sections.map((section) => section.text)),
+  tables: Object.assign({}, ...sections.map((section) => section.tables)),
+});
 
-export interface RunInfo {
+interface RunInfo {
   command: string;
   date: string;
   durationSeconds: number;
@@ -57,9 +66,7 @@ export const runSection = (run: RunInfo): Section => ({
     date: run.date.slice(0, 10),
     duration: `${fixed(run.durationSeconds)} s in all${run.buildSeconds > 1 ? `, ${fixed(run.buildSeconds)} s of it the build` : ' (build skipped)'}`,
     load: `at start ${load(run.load.atStart)}; during the run mean ${fixed(run.load.mean, 2)}, max ${fixed(run.load.max, 2)} (1 min); at the end ${load(run.load.atEnd)}`,
-    rateLimits: Object.entries(run.rateLimits)
-      .map(([name, value]) => `\`${name}=${value}\``)
-      .join(', '),
+    rateLimits: list(Object.entries(run.rateLimits), ([name, value]) => `\`${name}=${value}\``),
   },
   tables: {
     machine: [
@@ -102,7 +109,7 @@ export function stormSection({ referenceStorm, storm, exact }: Pick<VoteStormRes
   const share = sustained / reference;
   return {
     figures: {
-      'votes.share': figure(share, `${fixed(sustained)} ÷ ${fixed(reference)} = **${fixed(share, 2)}**`),
+      'votes.share': ratio(sustained, reference),
       'counts.wrong': figure(
         exact.mismatches + exact.uncertain + Math.abs(exact.votes - exact.expectedVotes),
         `${exact.votes} counted, ${exact.expectedVotes} acknowledged; ${exact.mismatches} logos differ; ${exact.uncertain} votes unanswered`,
@@ -171,7 +178,7 @@ export const trafficSection = (traffic: K6Run): Section => ({
   },
 });
 
-export interface LogoRounds {
+interface LogoRounds {
   gateway: K6Run[];
   nginxStatic: K6Run[];
   sizes: number[];
@@ -181,23 +188,17 @@ export interface LogoRounds {
 
 export function logosSection(logos: LogoRounds): Section {
   const rates = (runs: K6Run[]) => runs.map((run) => metricValue(run, 'http_reqs', 'rate'));
-  const share = median(rates(logos.gateway)) / median(rates(logos.nginxStatic));
+  const [gateway, nginxStatic] = [median(rates(logos.gateway)), median(rates(logos.nginxStatic))];
+  const durations = (runs: K6Run[], stat: string) => ms(median(runs.map((run) => metricValue(run, 'http_req_duration', stat))));
   const row = (name: string, runs: K6Run[]) => [
     name,
-    `**${fixed(median(rates(runs)))}** (${rates(runs)
-      .map((rate) => fixed(rate))
-      .join(', ')})`,
-    ms(median(runs.map((run) => metricValue(run, 'http_req_duration', 'med')))),
-    ms(median(runs.map((run) => metricValue(run, 'http_req_duration', 'p(95)')))),
+    withEach(`**${fixed(median(rates(runs)))}**`, rates(runs), fixed),
+    durations(runs, 'med'),
+    durations(runs, 'p(95)'),
     `${fixed(Math.max(...runs.map((run) => metricValue(run, 'http_req_failed', 'rate'))) * 100, 2)} %`,
   ];
   return {
-    figures: {
-      'logos.share': figure(
-        share,
-        `${fixed(median(rates(logos.gateway)))} ÷ ${fixed(median(rates(logos.nginxStatic)))} = **${fixed(share, 2)}**`,
-      ),
-    },
+    figures: { 'logos.share': ratio(gateway, nginxStatic) },
     text: {
       'logos.clients': String(logos.clients),
       'logos.sizes': logos.sizes.map(kb).join(', '),
@@ -231,7 +232,7 @@ export function firstLoadSection(page: { loads: PageLoad[]; medianLcpMs: number;
       ),
       'firstLoad.lcpMs': figure(
         page.medianLcpMs,
-        `**${seconds(page.medianLcpMs)}** (${page.loads.map((each) => seconds(each.lcpMs)).join(', ')})`,
+        withEach(`**${seconds(page.medianLcpMs)}**`, page.loads, (each) => seconds(each.lcpMs)),
       ),
     },
     text: {
@@ -259,33 +260,29 @@ export function firstLoadSection(page: { loads: PageLoad[]; medianLcpMs: number;
 
 const storeName = (level: LighthouseLevel) => (level.storedVotes === 0 ? 'empty store' : `${count(level.storedVotes)} votes`);
 const element = (summary: LighthouseSummary) => cell(lcpElementName(summary).replace(/^(.{60}).+? \(`/, '$1… (`'));
-const runsOf = (summary: LighthouseSummary, pick: (run: LighthouseSummary['runs'][number]) => string) => summary.runs.map(pick).join(', ');
 /** The median run's score in bold, every run's in brackets. */
 const performanceRuns = (summary: LighthouseSummary) =>
-  `**${fixed(summary.scores.performance)}** (${runsOf(summary, (run) => fixed(run.performance))})`;
+  withEach(`**${fixed(summary.scores.performance)}**`, summary.runs, (run) => fixed(run.performance));
 /** The median run's LCP (in bold with `mark` = '**'), every run's in brackets. */
 const lcpRuns = (summary: LighthouseSummary, mark = '') =>
-  `${mark}${seconds(summary.metrics.lcpMs)}${mark} (${runsOf(summary, (run) => seconds(run.lcpMs))})`;
+  withEach(`${mark}${seconds(summary.metrics.lcpMs)}${mark}`, summary.runs, (run) => seconds(run.lcpMs));
 
 export function lighthouseSection(levels: LighthouseLevel[]): Section {
   const measured = levels.flatMap((level) => level.pages.map((page) => ({ level, page })));
   const levelNames = levels.map(storeName).join(' / ');
   const first = measured[0]?.page;
   const figures: PerformanceData['figures'] = {};
+  const perLevel = (values: number[], format: (value: number) => string) =>
+    `${values.map((value) => `**${format(value)}**`).join(' / ')} (${levelNames})`;
   for (const label of VOTING_PAGES) {
     const pages = levels.map((level) => level.pages.find((page) => page.label === label));
     const scores = pages.map((page) => page?.scores.performance ?? Number.NaN);
     const lcps = pages.map((page) => page?.metrics.lcpMs ?? Number.NaN);
-    figures[`lighthouse.${label}.performance`] = figure(
-      Math.min(...scores),
-      `${scores.map((score) => `**${fixed(score)}**`).join(' / ')} (${levelNames})`,
-    );
-    figures[`lighthouse.${label}.lcpMs`] = figure(
-      Math.max(...lcps),
-      `${lcps.map((lcp) => `**${seconds(lcp)}**`).join(' / ')} (${levelNames})`,
-    );
+    figures[`lighthouse.${label}.performance`] = figure(Math.min(...scores), perLevel(scores, fixed));
+    figures[`lighthouse.${label}.lcpMs`] = figure(Math.max(...lcps), perLevel(lcps, seconds));
   }
-  for (const category of Object.keys(OTHER_CATEGORIES) as (keyof typeof OTHER_CATEGORIES)[]) {
+  const otherCategories = Object.keys(OTHER_CATEGORIES) as (keyof typeof OTHER_CATEGORIES)[];
+  for (const category of otherCategories) {
     const lowest = Math.min(...measured.map(({ page }) => page.scores[category]));
     const where = measured
       .filter(({ page }) => page.scores[category] === lowest)
@@ -327,9 +324,7 @@ export function lighthouseSection(levels: LighthouseLevel[]): Section {
           seconds(page.metrics.fcpMs),
           ms(page.metrics.tbtMs),
           fixed(page.metrics.cls, 3),
-          fixed(page.scores.accessibility),
-          fixed(page.scores['best-practices']),
-          fixed(page.scores.seo),
+          ...otherCategories.map((category) => fixed(page.scores[category])),
           element(page),
         ]),
       ],
@@ -338,9 +333,7 @@ export function lighthouseSection(levels: LighthouseLevel[]): Section {
         ...measured.map(({ level, page }) => [
           `\`${page.label}\``,
           storeName(level),
-          Object.entries(page.lcp.partsMs)
-            .map(([part, value]) => `${part} ${ms(value)}`)
-            .join(', ') || 'not given',
+          list(Object.entries(page.lcp.partsMs), ([part, value]) => `${part} ${ms(value)}`) || 'not given',
           LIGHTHOUSE_CATEGORIES.flatMap((category) =>
             page.failing[category].map((audit) => `${category} \`${audit.id}\` ${fixed(audit.score, 2)}`),
           ).join(', ') || 'none',
@@ -363,7 +356,7 @@ export function logoKindsSection(results: LogoKindsResults): Section {
   }
   const slowRows = results.kinds.map(({ kind, slowPhone }) => {
     const column = (pick: (load: (typeof slowPhone)[number]) => number) =>
-      `${seconds(median(slowPhone.map(pick)))} (${slowPhone.map((each) => seconds(pick(each))).join(', ')})`;
+      withEach(seconds(median(slowPhone.map(pick))), slowPhone, (each) => seconds(pick(each)));
     const question = median(slowPhone.map((each) => each.questionMs));
     const button = median(slowPhone.map((each) => each.voteButtonMs));
     figures[`slowPhone.${kind}`] = figure(
@@ -378,9 +371,7 @@ export function logoKindsSection(results: LogoKindsResults): Section {
   return {
     figures,
     text: {
-      'logoKinds.descriptions': Object.entries(LOGO_KIND_DESCRIPTIONS)
-        .map(([kind, description]) => `${kind}, ${description}`)
-        .join('; '),
+      'logoKinds.descriptions': list(Object.entries(LOGO_KIND_DESCRIPTIONS), ([kind, description]) => `${kind}, ${description}`, '; '),
       'logoKinds.conditions': `${Math.round(results.busyShare * 100)} % of the CPU busy after ${results.settleSeconds} s of settling, load ${load(results.load)} at the start`,
       'logoKinds.slowPhone': SLOW_PHONE.name,
     },
@@ -392,7 +383,7 @@ export function logoKindsSection(results: LogoKindsResults): Section {
           kind,
           performanceRuns(summary),
           lcpRuns(summary),
-          `${ms(summary.metrics.tbtMs)} (${runsOf(summary, (run) => ms(run.tbtMs))})`,
+          withEach(ms(summary.metrics.tbtMs), summary.runs, (run) => ms(run.tbtMs)),
           fixed(summary.metrics.cls, 3),
           element(summary),
         ]),
@@ -406,33 +397,22 @@ const perFlow = (value: number, voters: number) => fixed(value / voters, 2);
 const commandsOf = (costs: FlowCosts) => sum(Object.values(costs.dbCommands).flatMap((counts) => Object.values(counts)));
 const cpuOf = (costs: FlowCosts, name: string) => costs.cpu.find((each) => each.name === name)?.seconds ?? 0;
 const requestTimes = (costs: FlowCosts) =>
-  (['session', 'myVote', 'vote'] as const).map((name) => `${ms(costs.requestMs[name].p50)} / ${ms(costs.requestMs[name].p95)}`).join(', ');
-const failuresOf = (costs: FlowCosts) =>
-  `${costs.failedFlows}${
-    Object.keys(costs.failures).length > 0
-      ? ` (${Object.entries(costs.failures)
-          .map(([failure, n]) => `${n} × ${failure}`)
-          .join(', ')})`
-      : ''
-  }`;
+  (['session', 'myVote', 'vote'] as const).map((name) => p50p95(costs.requestMs[name].p50, costs.requestMs[name].p95)).join(', ');
+const failuresOf = ({ failedFlows, failures }: FlowCosts) =>
+  Object.keys(failures).length > 0
+    ? withEach(String(failedFlows), Object.entries(failures), ([failure, n]) => `${n} × ${failure}`)
+    : String(failedFlows);
 
 export function scaleSection(scale: ScaleResults): Section {
   const { shapes, cores } = scale;
-  const columns = shapes.flatMap((shape) => [
-    { title: SHAPES[shape.shape], costs: shape as FlowCosts },
-    { title: `reference, ${SHAPES[shape.shape]}`, costs: shape.reference },
-  ]);
-  const titles = columns.map(({ title }) => title);
+  // Each shape's flows, then the reference flows after them.
+  const columns = shapes.flatMap((shape): FlowCosts[] => [shape, shape.reference]);
+  const titles = shapes.flatMap((shape) => [SHAPES[shape.shape], `reference, ${SHAPES[shape.shape]}`]);
   const figures: PerformanceData['figures'] = {};
-  const row = (name: string, value: (costs: FlowCosts) => string) => [name, ...columns.map(({ costs }) => value(costs))];
+  const row = rowOf(columns);
   for (const shape of shapes) {
-    const rate = shape.voters / shape.seconds;
-    const referenceRate = shape.reference.voters / shape.reference.seconds;
     const commands = commandsOf(shape) / shape.voters;
-    figures[`scale.${shape.shape}.share`] = figure(
-      rate / referenceRate,
-      `${fixed(rate)} ÷ ${fixed(referenceRate)} = **${fixed(rate / referenceRate, 2)}**`,
-    );
+    figures[`scale.${shape.shape}.share`] = ratio(shape.voters / shape.seconds, shape.reference.voters / shape.reference.seconds);
     figures[`scale.${shape.shape}.wrong`] = figure(
       shape.failedFlows + shape.exact.mismatches,
       `${shape.failedFlows} failed of ${count(shape.voters)}; ${shape.exact.counted} votes counted of ${shape.exact.expected} cast, ${shape.exact.mismatches} logos differ`,
@@ -441,36 +421,28 @@ export function scaleSection(scale: ScaleResults): Section {
   }
   // A voter's CPU on one process bounds the voters/s that all the cores could carry, were that process alone.
   const ceiling = (cpuSeconds: number, costs: FlowCosts) => fixed((cores * costs.voters) / cpuSeconds);
-  const servers = [...new Set(columns.flatMap(({ costs }) => Object.keys(costs.dbCommands)))];
-  const commandNames = [...new Set(columns.flatMap(({ costs }) => Object.values(costs.dbCommands).flatMap(Object.keys)))].sort();
+  const servers = [...new Set(columns.flatMap((costs) => Object.keys(costs.dbCommands)))];
+  const commandNames = [...new Set(columns.flatMap((costs) => Object.values(costs.dbCommands).flatMap(Object.keys)))].sort();
   const commandOf = (costs: FlowCosts, server: string, command: string) =>
     sum(Object.entries(costs.dbCommands).flatMap(([name, counts]) => (server === '' || name === server ? [counts[command] ?? 0] : [])));
+  // Each server's commands and their sum, then the same over all servers ('' standing for all); rows of zeros left out.
   const commandRows = [...servers, ''].flatMap((server) =>
     [...commandNames, ''].flatMap((command) => {
-      const value = (costs: FlowCosts) =>
-        command === '' ? sum(commandNames.map((each) => commandOf(costs, server, each))) : commandOf(costs, server, command);
-      const name = server === '' ? 'all servers' : server;
-      return columns.some(({ costs }) => value(costs) !== 0)
-        ? [
-            [
-              command === '' ? `**${name}**` : name,
-              command === '' ? 'all' : command,
-              ...columns.map(({ costs }) => perFlow(value(costs), costs.voters)),
-            ],
-          ]
-        : [];
+      const value = (costs: FlowCosts) => sum((command ? [command] : commandNames).map((each) => commandOf(costs, server, each)));
+      const name = server || 'all servers';
+      if (columns.every((costs) => value(costs) === 0)) return [];
+      return [[command ? name : `**${name}**`, command || 'all', ...columns.map((costs) => perFlow(value(costs), costs.voters))]];
     }),
   );
-  const processNames = [...new Set(columns.flatMap(({ costs }) => costs.cpu.map((each) => each.name)))];
+  const processNames = [...new Set(columns.flatMap((costs) => costs.cpu.map((each) => each.name)))];
   const msPerVoter = (cpuSeconds: number, costs: FlowCosts) =>
     `${fixed(cpuSeconds, 1)} s, **${fixed((cpuSeconds * 1000) / costs.voters, 2)} ms**`;
   const [, hundredThousand, million] = scale.probes;
-  for (const name of PROBED) {
-    const at100k = hundredThousand ? probeMs(hundredThousand, name, 'p(95)') : Number.NaN;
-    const at1m = million ? probeMs(million, name, 'p(95)') : Number.NaN;
-    if (scale.probes.length === 0) continue;
+  for (const name of scale.probes.length > 0 ? PROBED : []) {
+    const p95 = (probe?: ScaleProbe) => (probe ? probeMs(probe, name, 'p(95)') : Number.NaN);
+    const [at100k, at1m] = [p95(hundredThousand), p95(million)];
     figures[`probes.${name}.p95Ms`] = figure(at100k, `**${ms(at100k)}**`);
-    figures[`probes.${name}.factor`] = figure(at1m / at100k, `${ms(at1m)} ÷ ${ms(at100k)} = **${fixed(at1m / at100k, 2)}**`);
+    figures[`probes.${name}.factor`] = ratio(at1m, at100k, ms);
   }
   return {
     figures,
@@ -506,7 +478,7 @@ export function scaleSection(scale: ScaleResults): Section {
         ['', ...titles],
         ...[0, 1, 2].map((rank) => [
           String(rank + 1),
-          ...columns.map(({ costs }) => {
+          ...columns.map((costs) => {
             const [table, rows] = Object.entries(costs.rowsRead).sort(([, a], [, b]) => b - a)[rank] ?? [];
             return table === undefined ? '' : `${table}: ${perFlow(rows!, costs.voters)}`;
           }),
@@ -515,7 +487,7 @@ export function scaleSection(scale: ScaleResults): Section {
       scaleCpu: [
         ['Process', ...titles],
         ...processNames
-          .filter((name) => columns.some(({ costs }) => cpuOf(costs, name) !== 0))
+          .filter((name) => columns.some((costs) => cpuOf(costs, name) !== 0))
           .map((name) => row(name, (costs) => msPerVoter(cpuOf(costs, name), costs))),
         row('the rest of the machine (anything else it ran)', (costs) =>
           msPerVoter(costs.machineCpuSeconds - sum(costs.cpu.map((each) => each.seconds)), costs),
@@ -527,7 +499,7 @@ export function scaleSection(scale: ScaleResults): Section {
           ['Request', ...scale.probes.map((probe) => `${count(probe.storedVotes)} votes stored (load ${probe.load[0]!.toFixed(2)})`)],
           ...PROBED.map((name) => [
             PROBES[name].label,
-            ...scale.probes.map((probe) => `${ms(probeMs(probe, name, 'med'))} / ${ms(probeMs(probe, name, 'p(95)'))}`),
+            ...scale.probes.map((probe) => p50p95(probeMs(probe, name, 'med'), probeMs(probe, name, 'p(95)'))),
           ]),
         ],
       }),
@@ -537,11 +509,7 @@ export function scaleSection(scale: ScaleResults): Section {
 
 export function proofOfWorkSection(results: ProofOfWorkResults): Section {
   const figures: PerformanceData['figures'] = {};
-  const summary: string[][] = [['', ...results.kinds.map(({ kind }) => POLL_KINDS[kind])]];
-  const levels: string[][] = [
-    ['Poll', 'Level', 'Voters of the first 200', 'Attempts on average', 'Single solves (CPU)', 'Expected CPU per voter'],
-  ];
-  const columns = results.kinds.map((kind) => {
+  const kinds = results.kinds.map((kind) => {
     const phone = kind.pageSolves.map((solve) => solve.solveMs * results.cpuSlowdown);
     // A solve tries counters from 0 up to the solution: its time over its attempts is the time of one attempt.
     const phonePerAttempt = sum(phone) / sum(kind.pageSolves.map((solve) => solve.attempts));
@@ -555,40 +523,37 @@ export function proofOfWorkSection(results: ProofOfWorkResults): Section {
       `**${seconds(bound)}** (${phone.length} solves: median ${seconds(percentile(phone, 0.5))}, p95 ${seconds(percentile(phone, 0.95))}, max ${seconds(Math.max(...phone))})`,
     );
     figures[`pow.${kind.kind}.scriptMs`] = figure(scriptMs, `**${fixed(scriptMs / 1000, 1)} s** (${solves.length} solves)`);
-    for (const level of kind.script) {
-      levels.push([
-        POLL_KINDS[kind.kind],
-        String(level.level),
-        String(level.voters),
-        String(level.attempts),
-        level.solves.map((solve) => ms(solve.cpuMs)).join(', '),
-        ms(level.attempts * cpuPerAttempt),
-      ]);
-    }
-    return [
-      String(kind.freeVoters),
-      `${kind.officeLevel}, ${kind.officeAttempts} attempts on average`,
-      phone.map((value) => fixed(value / 1000, 2)).join(', '),
-      `${fixed(phonePerAttempt, 2)} ms`,
-      seconds(bound),
-      `${fixed(cpuPerAttempt, 3)} ms`,
-      `${fixed(scriptMs / 1000, 1)} s`,
-    ];
+    return { ...kind, phone, phonePerAttempt, cpuPerAttempt, bound, scriptMs };
   });
-  const names = [
-    'voters of an address without a proof',
-    "the 200th voter's level",
-    "a phone's solves at that level (×4), s",
-    'a phone, an attempt',
-    'the longest wait possible',
-    'a script, CPU an attempt',
-    "a script's CPU for 200 voters",
-  ];
-  summary.push(...names.map((name, index) => [name, ...columns.map((column) => column[index]!)]));
+  const row = rowOf(kinds);
   return {
     figures,
     text: { 'pow.iterations': String(results.iterations), 'pow.workers': String(results.workers) },
-    tables: { pow: summary, powLevels: levels },
+    tables: {
+      pow: [
+        ['', ...kinds.map(({ kind }) => POLL_KINDS[kind])],
+        row('voters of an address without a proof', (kind) => String(kind.freeVoters)),
+        row("the 200th voter's level", (kind) => `${kind.officeLevel}, ${kind.officeAttempts} attempts on average`),
+        row("a phone's solves at that level (×4), s", (kind) => kind.phone.map((value) => fixed(value / 1000, 2)).join(', ')),
+        row('a phone, an attempt', (kind) => `${fixed(kind.phonePerAttempt, 2)} ms`),
+        row('the longest wait possible', (kind) => seconds(kind.bound)),
+        row('a script, CPU an attempt', (kind) => `${fixed(kind.cpuPerAttempt, 3)} ms`),
+        row("a script's CPU for 200 voters", (kind) => `${fixed(kind.scriptMs / 1000, 1)} s`),
+      ],
+      powLevels: [
+        ['Poll', 'Level', 'Voters of the first 200', 'Attempts on average', 'Single solves (CPU)', 'Expected CPU per voter'],
+        ...kinds.flatMap((kind) =>
+          kind.script.map((level) => [
+            POLL_KINDS[kind.kind],
+            String(level.level),
+            String(level.voters),
+            String(level.attempts),
+            level.solves.map((solve) => ms(solve.cpuMs)).join(', '),
+            ms(level.attempts * kind.cpuPerAttempt),
+          ]),
+        ),
+      ],
+    },
   };
 }
 
@@ -637,22 +602,17 @@ export function liveSection(live: LiveResults): Section {
   };
 }
 
-export const memorySection = ({
-  atRest,
-  underStorm,
-}: {
+export const memorySection = (memory: {
   atRest: Record<string, number>;
   underStorm: Record<string, { peak: number; mean: number }>;
 }): Section => ({
   tables: {
     memory: [
       ['Process', 'At rest', 'Storm mean', 'Storm peak'],
-      ...Object.entries(atRest).map(([name, bytes]) => [
-        name,
-        mb(bytes),
-        mb(underStorm[name]?.mean ?? Number.NaN),
-        mb(underStorm[name]?.peak ?? Number.NaN),
-      ]),
+      ...Object.entries(memory.atRest).map(([name, bytes]) => {
+        const storm = memory.underStorm[name];
+        return [name, mb(bytes), mb(storm?.mean ?? Number.NaN), mb(storm?.peak ?? Number.NaN)];
+      }),
     ],
   },
 });

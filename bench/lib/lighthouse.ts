@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { repoRoot, toolPath } from '@logovote/devstack';
 
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-export type LighthouseCategory = (typeof LIGHTHOUSE_CATEGORIES)[number];
+type LighthouseCategory = (typeof LIGHTHOUSE_CATEGORIES)[number];
 
 export interface LighthousePage {
   /** The page's path, as the report names it: `/vote/:id`. */

@@ -9,16 +9,7 @@ const data = JSON.parse(readFileSync(join(docs, 'performance.json'), 'utf8')) as
 /** Markdown without table cells' padding and runs of blank lines: prettier (which runs in ESM only) adds and removes them. */
 const unpadded = (markdown: string) =>
   markdown
-    .split('\n')
-    .map((line) =>
-      line.startsWith('|')
-        ? line
-            .split(/ *\| */)
-            .join('|')
-            .replace(/-{3,}/g, '---')
-        : line,
-    )
-    .join('\n')
+    .replace(/^\|.*$/gm, (row) => row.replace(/ *\| */g, '|').replace(/-{3,}/g, '---'))
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 
