@@ -17,7 +17,7 @@ import { primitiveCollection } from './collections';
  *   so a revision folded in between is found in its step's list and counted once.
  *
  * Cost: a write is one insert; a member's value is one equality lookup (its revisions, usually one to
- * three); a count is two equality lookups (pending revisions, then the few kept steps), reading at most
+ * three); a count is two equality lookups (pending revisions, then the kept steps: see STEP_KEPT_MS), reading at most
  * the revisions since the last fold (the votes service folds four times a second, a tally with FOLD_BATCH
  * pending or one five seconds old).
  * Stopped halfway: a revision is in or not; a step whose `pending` flags were not cleared is finished by
@@ -49,11 +49,16 @@ function applyRevisions(counts: Counts, revisions: Pick<Revision, 'from' | 'to'>
 }
 
 /**
- * A step is kept at least this long, so a reader that read pending revisions before it still finds it.
- * A folder whose read of the steps is older than half of it gives up instead of claiming the next step:
- * that step's number could by then have been claimed, pruned and freed.
+ * A step is kept at least this long, so a reader that read pending revisions before it still finds it:
+ * a read of counts that took longer than half of it starts over. A folder whose read of the steps is
+ * older than half of it gives up instead of claiming the next step: that step's number could by then
+ * have been claimed, pruned and freed. Short, because every count and every fold reads all kept steps
+ * with their `folded` lists, and a busy tally adds four steps a second; replicas' clocks must agree to
+ * well within half of it.
  */
-const STEP_KEPT_MS = 60_000;
+const STEP_KEPT_MS = 10_000;
+/** How often a read of counts starts over before it gives up (each try stalled past STEP_KEPT_MS / 2). */
+const COUNT_READ_TRIES = 5;
 /** And the newest few, whatever their age. */
 const STEPS_KEPT = 3;
 /** A tally is folded once it has this many pending revisions, or one this old. */
@@ -166,14 +171,20 @@ export function exactTally(names: { revisions: string; steps: string; model: str
 
   /** Exact count per value (values counted zero are absent). */
   async function readCounts(tally: string): Promise<Counts> {
-    // Pending first, steps second: see the module comment.
-    const pending = await pendingRevisions(tally);
-    const kept = await steps(tally);
-    const folded = new Set(kept.flatMap((step) => step.folded));
-    return applyRevisions(
-      kept[0]?.counts ?? new Map(),
-      pending.filter((revision) => !folded.has(revision._id)),
-    );
+    for (let attempt = 0; attempt < COUNT_READ_TRIES; attempt++) {
+      const startedAt = performance.now();
+      // Pending first, steps second: see the module comment.
+      const pending = await pendingRevisions(tally);
+      const kept = await steps(tally);
+      // A step listing a revision read as pending could have been pruned meanwhile: see STEP_KEPT_MS.
+      if (performance.now() - startedAt > STEP_KEPT_MS / 2) continue;
+      const folded = new Set(kept.flatMap((step) => step.folded));
+      return applyRevisions(
+        kept[0]?.counts ?? new Map(),
+        pending.filter((revision) => !folded.has(revision._id)),
+      );
+    }
+    throw new Error(`exact tally ${tally}: every read of its counts took longer than ${STEP_KEPT_MS / 2} ms`);
   }
 
   /** When a tally last changed (its newest step or pending revision), or null if it never did. */

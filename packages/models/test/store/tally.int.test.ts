@@ -5,6 +5,7 @@
  * finished by the next fold.
  */
 import { randomBytes } from 'node:crypto';
+import { Query } from 'mongoose';
 import { exactTally, type Revision } from '../../src/store/tally';
 import { connectTestDatabase, dropTestDatabase, testDatabaseUri } from '../../../../tests/support/integration';
 import { appendFolded, storedModel } from '../support';
@@ -234,4 +235,45 @@ it("counts a stopped fold's revisions once when a bulk load comes next, after it
       ['c', 3],
     ]),
   );
+});
+
+it('starts a read of counts over when it took so long that a step it needed could have been pruned', async () => {
+  const name = `t-${newId()}`;
+  const start = Date.now();
+  await tally.append({ tally: name, member: `${name}/m0`, rev: 1, from: null, to: 'a' });
+  await tally.append({ tally: name, member: `${name}/m1`, rev: 1, from: null, to: 'b' });
+  // Between the reader's two lookups, 20 s of folding: the two revisions it read as pending are folded
+  // into step 1, and step 1 is pruned; the reader's clock says its read took 6 s.
+  let offset = 0;
+  const realNow = performance.now.bind(performance);
+  jest.spyOn(performance, 'now').mockImplementation(() => realNow() + offset);
+  let between: (() => Promise<void>) | undefined = async () => {
+    await tally.fold(name, new Date(start));
+    for (let n = 1; n <= 3; n++) {
+      await tally.append({ tally: name, member: `${name}/x${n}`, rev: 1, from: null, to: 'c' });
+      await tally.fold(name, new Date(start + n * 20_000));
+    }
+    offset += 6_000;
+  };
+  const exec = Query.prototype.exec;
+  jest.spyOn(Query.prototype, 'exec').mockImplementation(async function (this: Query<unknown, unknown>) {
+    if (between && this.model.collection.collectionName === 'test_tally_steps' && this.op === 'find') {
+      const run = between;
+      between = undefined;
+      await run();
+    }
+    return exec.call(this);
+  });
+  try {
+    expect(await tally.readCounts(name)).toEqual(
+      new Map([
+        ['a', 1],
+        ['b', 1],
+        ['c', 3],
+      ]),
+    );
+    expect((await stepsOf(name)).map((step) => step.seq)).toEqual([2, 3, 4]);
+  } finally {
+    jest.restoreAllMocks();
+  }
 });
