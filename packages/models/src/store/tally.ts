@@ -238,10 +238,15 @@ export function exactTally(names: { revisions: string; steps: string; model: str
    */
   async function fold(tally: string, now: Date = new Date()): Promise<number> {
     const kept = await steps(tally);
-    // Finish the previous fold first: its revisions must stop looking pending before a new step lists others.
-    if (kept[0]) await markFolded(tally, kept[0].folded);
     const alreadyFolded = new Set(kept.flatMap((step) => step.folded));
-    const pending = (await pendingRevisions(tally)).filter((revision) => !alreadyFolded.has(revision._id));
+    const found = await pendingRevisions(tally);
+    // Finish a fold that stopped first: its revisions must stop looking pending before a new step lists
+    // others. Read after the steps, the pending revisions show every one it left flagged.
+    await markFolded(
+      tally,
+      found.filter((revision) => alreadyFolded.has(revision._id)).map((revision) => revision._id),
+    );
+    const pending = found.filter((revision) => !alreadyFolded.has(revision._id));
     if (pending.length === 0) return 0;
     const folded = pending.map((revision) => revision._id);
     return (await addStep(tally, kept, pending, folded, now)) ? folded.length : 0;
