@@ -17,9 +17,9 @@ import { primitiveCollection } from './collections';
  *   so a revision folded in between is found in its step's list and counted once.
  *
  * Cost: a write is one insert; a member's value is one equality lookup (its revisions, usually one to
- * three); a count is two equality lookups (pending revisions, then the kept steps: see STEP_KEPT_MS), reading at most
- * the revisions since the last fold (the votes service folds four times a second, a tally with FOLD_BATCH
- * pending or one five seconds old).
+ * three); a count is two equality lookups (pending revisions, then the kept steps: see STEP_KEPT_MS),
+ * reading at most the revisions since the last fold (the votes service folds four times a second, a
+ * tally with FOLD_BATCH pending or one five seconds old).
  * Stopped halfway: a revision is in or not; a step whose `pending` flags were not cleared is finished by
  * the next fold, and readers skip what a kept step lists.
  */
