@@ -9,14 +9,14 @@ import { primitiveCollection } from './collections';
  * one wins, the other reads again and decides anew (compare-and-set). The newest version is the value.
  *
  * Older versions are retired, not deleted: a retired version loses its `key` (so reads no longer find
- * it) but keeps its id, because a freed `<key>#<n>` could be claimed again by a writer that read
+ * it) and its value but keeps its id, because a freed `<key>#<n>` could be claimed again by a writer that read
  * version n - 1 long ago, and its change would be lost. `owner` keeps the key for removing them all.
  *
  * Cost: a read is one equality lookup on `key` returning the live versions (one; two for a moment, or
  * after a stop between a change's insert and its cleanup); a change is one read and one insert, plus an
- * update per version it retires. Limits: meant for values that change rarely (a poll's closing,
- * moderation): writers of one key under contention retry, at most MAX_ATTEMPTS times; a key keeps one
- * small retired document per change until it is removed.
+ * update per version it retires. Limits: meant for values that change at most every second or so (a
+ * poll's closing, moderation, a logo's reason themes): writers of one key under contention retry, at most
+ * MAX_ATTEMPTS times; a key keeps one small retired document per change until it is removed.
  */
 
 export interface Version<Value> {
@@ -38,6 +38,8 @@ export function versionedValue<Value extends object>(options: {
   model: string;
   fields: SchemaDefinition;
   indexed?: (keyof Value & string)[];
+  /** A field every version keeps, live or retired (e.g. the poll of per-logo keys), so all its keys go together. */
+  groupedBy?: keyof Value & string;
 }) {
   const schema = new Schema(
     {
@@ -54,7 +56,7 @@ export function versionedValue<Value extends object>(options: {
   );
   schema.index({ key: 1 });
   schema.index({ owner: 1 });
-  for (const field of options.indexed ?? []) schema.index({ [field]: 1 });
+  for (const field of [...(options.indexed ?? []), ...(options.groupedBy ? [options.groupedBy] : [])]) schema.index({ [field]: 1 });
   const VersionModel = primitiveCollection('versionedValue', options.model, schema);
 
   const toVersion = ({ _id, key, owner: _owner, seq, at, ...value }: Record<string, unknown>): Version<Value> & { key: string } => ({
@@ -75,10 +77,14 @@ export function versionedValue<Value extends object>(options: {
     return (await liveVersions(key))[0] ?? null;
   }
 
+  /** A retired version keeps its id (see the module comment) and its group, not its value: a key's history stays small. */
+  const retiredFields = Object.fromEntries(
+    ['key', ...Object.keys(options.fields).filter((field) => field !== options.groupedBy)].map((field) => [field, 1]),
+  );
+
   /** Takes versions out of reads, keeping their ids claimed (see the module comment). */
   async function retire(key: string, versions: Version<Value>[]): Promise<void> {
-    const unset = Object.fromEntries(['key', ...(options.indexed ?? [])].map((field) => [field, 1]));
-    for (const version of versions) await VersionModel.updateOne({ _id: versionId(key, version.seq) }, { $unset: unset });
+    for (const version of versions) await VersionModel.updateOne({ _id: versionId(key, version.seq) }, { $unset: retiredFields });
   }
 
   /**
@@ -128,5 +134,17 @@ export function versionedValue<Value extends object>(options: {
   /** Whether a key has any version stored, live or retired. */
   const exists = async (key: string): Promise<boolean> => (await VersionModel.exists({ owner: key })) !== null;
 
-  return { read, change, findWhere, remove, exists } as const;
+  /** Removes every version, live or retired, of every key whose `groupedBy` field is `group`; resolves with how many went. */
+  async function removeGroup(group: string): Promise<number> {
+    if (!options.groupedBy) throw new Error(`versioned value ${options.collection} has no groupedBy field`);
+    return (await VersionModel.deleteMany({ [options.groupedBy]: group })).deletedCount;
+  }
+
+  /** Whether any key of the group has a version stored, live or retired. */
+  async function groupExists(group: string): Promise<boolean> {
+    if (!options.groupedBy) throw new Error(`versioned value ${options.collection} has no groupedBy field`);
+    return (await VersionModel.exists({ [options.groupedBy]: group })) !== null;
+  }
+
+  return { read, change, findWhere, remove, exists, removeGroup, groupExists } as const;
 }
