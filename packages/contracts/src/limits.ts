@@ -19,6 +19,8 @@ export const FINGERPRINT_STORAGE_KEY = 'logoVotingFingerprint';
 export const MAX_REASON_LENGTH = 140;
 /** A reason's length as the voter sees it: in characters (code points), so an emoji counts once. */
 export const reasonLength = (text: string): number => [...text].length;
+/** A logo's reasons get themes (docs/reasons.md, "Themes") once it has at least this many. */
+export const MIN_REASONS_FOR_THEMES = 5;
 /** Reasons per page of GET /api/sessions/{sessionId}/reasons. */
 export const REASONS_PAGE_SIZE = 10;
 /** Channels (docs/channels.md): the audiences a creator tells apart, each with its own voting link. */
