@@ -6,7 +6,8 @@
  * LOGOVOTE_BENCH_ONLY=live measures the live results section alone, LOGOVOTE_BENCH_ONLY=pow the proof of work,
  * LOGOVOTE_BENCH_ONLY=storm the vote storm and poll creation (on the store as the storm leaves it, not after the scale
  * section's million votes), LOGOVOTE_BENCH_ONLY=scale the scale section's voter flows in both shapes (no probes,
- * Lighthouse or bulk load), LOGOVOTE_BENCH_ONLY=logo-kinds the first load with each kind of logo set; each writes
+ * Lighthouse or bulk load), LOGOVOTE_BENCH_ONLY=logo-kinds the first load with each kind of logo set,
+ * LOGOVOTE_BENCH_ONLY=themes the reason-themes engine's CPU time; each writes
  * .run/bench/performance.json and .md instead, leaving docs as they are.
  * LOGOVOTE_BENCH_SCALE_VOTERS (default 100000) sets the voters of each of those shapes, smaller for a quick check.
  * LOGOVOTE_BENCH_RENDER=<a data file> renders docs/performance.md from it without measuring.
@@ -31,6 +32,7 @@ import { createPolls, type BenchPoll } from './lib/polls';
 import { seedReferenceTwins, startReferenceServer } from './lib/reference';
 import { runLiveSection } from './lib/live';
 import { measureLogoKinds } from './lib/logo-kinds';
+import { measureReasonThemes } from './lib/reason-themes';
 import { renderReport, type PerformanceData } from './lib/report';
 import * as figures from './lib/figures';
 import { measureCreation, runVoteStorm } from './lib/storm';
@@ -238,6 +240,10 @@ async function main(): Promise<void> {
       await finish([figures.logoKindsSection(await measureLogoKinds({ gateway, log }))]);
       return;
     }
+    if (only === 'themes') {
+      await finish([figures.reasonThemesSection(await measureReasonThemes())]);
+      return;
+    }
     const atRest = Object.fromEntries(processes.map(({ name, pid }) => [name, residentBytes(pid)]));
 
     // First, on the empty store: the hot paths at 0, 100 000 and 1 000 000 stored votes, and Lighthouse on the
@@ -327,6 +333,9 @@ async function main(): Promise<void> {
       await browser.close();
     }
 
+    log('reason themes: 200 reasons summarised');
+    const reasonThemes = await measureReasonThemes();
+
     const logos = { ...logoRuns, sizes, clients: LOGO_CLIENTS, roundSeconds: LOGO_ROUND_SECONDS };
     await finish([
       figures.scaleSection(scale),
@@ -341,6 +350,7 @@ async function main(): Promise<void> {
       figures.proofOfWorkSection(proofOfWork),
       figures.liveSection(liveSection),
       figures.memorySection({ atRest, underStorm }),
+      figures.reasonThemesSection(reasonThemes),
       figures.crossedSection([traffic, ...logos.gateway, ...logos.nginxStatic, creation.run]),
     ]);
   } finally {

@@ -87,6 +87,7 @@ export const BUDGETS: Budget[] = [
     '≤ 2 (independent of viewers)',
   ),
   none('counts.wrong', 'Counts after the storm: logos counted wrong and votes unanswered', '0 (exact)'),
+  atMostMs('themes.cpuMs', 'Reason themes: 200 reasons summarised, the engine and its model loaded first (CPU)', 10_000),
 ];
 
 /** A figure not measured (`null` in the data file, as JSON has no NaN) misses its budget. */

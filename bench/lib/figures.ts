@@ -7,6 +7,7 @@ import { metricValue, type K6Run } from './k6';
 import { MOBILE_PROFILE, type PageLoad } from './page-load';
 import type { ReadCosts } from './database';
 import type { ProofOfWorkResults } from './proof-of-work';
+import type { ReasonThemesCpu } from './reason-themes';
 import type { LighthouseLevel } from './lighthouse-levels';
 import { LIGHTHOUSE_CATEGORIES, lcpElementName, type LighthouseSummary } from './lighthouse';
 import { BULK_BATCH, FLOW_CONCURRENCY, PROBED, probeMs, type FlowCosts, type ScaleProbe, type ScaleResults } from './scale';
@@ -601,6 +602,15 @@ export function liveSection(live: LiveResults): Section {
     },
   };
 }
+
+export const reasonThemesSection = (cpu: ReasonThemesCpu): Section => ({
+  figures: {
+    'themes.cpuMs': figure(
+      cpu.coldMs,
+      `**${ms(cpu.coldMs)}** cold (warm: median ${ms(cpu.warmMedianMs)}, slowest ${ms(cpu.warmMaxMs)} of ${cpu.warmRuns}); this machine sorts 1 000 000 numbers in ${ms(cpu.workloadMs)}`,
+    ),
+  },
+});
 
 export const memorySection = (memory: {
   atRest: Record<string, number>;
