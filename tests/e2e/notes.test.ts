@@ -143,6 +143,7 @@ describe('notes on any logo, with their channel', () => {
       'Channel',
       'Note',
       'Note date',
+      'Theme',
     ]);
     const named = (row: string[]) => ({ name: row[6], reason: row[4], channel: row[7], note: row[8] });
     expect(rows.map(named)).toEqual(

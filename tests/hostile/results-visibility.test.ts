@@ -2,7 +2,7 @@
  * Results withheld until a vote or the close (docs/results-visibility.md) against callers who want the counts
  * anyway, through the gateway: a visitor, a voter of a poll whose results show when voting closes, forged
  * creator tokens and results passes. No read gives them a count or a reason: the session view, the CSV, the live
- * stream, the reasons, the link preview and the page's HTML (where the gateway embeds the poll).
+ * stream, the reasons and their themes, the link preview and the page's HTML (where the gateway embeds the poll).
  */
 import type { CreatedSessionWithCreatorToken, ResultsVisibility, SessionView } from '@logovote/contracts';
 import { CREATOR_ONLY, RESULTS_PASS_COOKIE, RESULTS_WITHHELD } from '@logovote/contracts';
@@ -69,6 +69,7 @@ async function everyRead(poll: CreatedSessionWithCreatorToken, headers: Record<s
     channels: await read(`/api/sessions/${id}/channels`, headers, from),
     live: withLive ? await read(`/api/sessions/${id}/live`, headers, from) : undefined,
     reasons: await Promise.all(poll.logos.map((logo) => read(`/api/sessions/${id}/reasons?logoId=${logo.id}`, headers, from))),
+    themes: await read(`/api/sessions/${id}/themes`, headers, from),
     resultsPage: await read(`/results/${id}`, headers, from),
     votePage: await read(`/vote/${id}`, headers, from),
   };
@@ -114,6 +115,7 @@ function expectNothingShown(reads: Awaited<ReturnType<typeof everyRead>>, until:
   expectRefused(reads.channels, RESULTS_WITHHELD[until]);
   expectRefused(reads.live!, RESULTS_WITHHELD[until]);
   for (const reasons of reads.reasons) expectRefused(reasons, RESULTS_WITHHELD[until]);
+  expectRefused(reads.themes, RESULTS_WITHHELD[until]);
   for (const page of [reads.resultsPage, reads.votePage]) {
     expect(page.status).toBe(200);
     const embedded = embeddedPoll(page.body);
@@ -165,6 +167,7 @@ describe('a poll whose results show after a vote', () => {
     expectCreatorOnly(reads.csv, CREATOR_ONLY.export);
     expectCreatorOnly(reads.channels, CREATOR_ONLY.channels);
     expect(reads.reasons[0]!.body).toContain('Secret reason 42');
+    expect(reads.themes.status).toBe(200);
     // The gateway embeds what an anonymous visitor sees, whatever the page request carries.
     for (const page of [reads.resultsPage, reads.votePage]) expect(embeddedPoll(page.body).resultsWithheldUntil).toBe('voted');
   });

@@ -1,33 +1,9 @@
 import { Button, cn, SpinnerIcon } from '@logovote/ui';
 import { api } from '@logovote/web-client';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 
-/**
- * True once the page has loaded and the browser is idle: reasons are not part of the first paint
- * (the performance budgets), so their reads wait until then.
- */
-function useAfterPageLoad(): boolean {
-  const [loaded, setLoaded] = useState(false);
-  useEffect(() => {
-    let idle: number | undefined;
-    const start = () => {
-      idle = window.requestIdleCallback
-        ? window.requestIdleCallback(() => setLoaded(true), { timeout: 2_000 })
-        : window.setTimeout(() => setLoaded(true), 0);
-    };
-    if (document.readyState === 'complete') start();
-    else window.addEventListener('load', start, { once: true });
-    return () => {
-      window.removeEventListener('load', start);
-      if (idle !== undefined) {
-        if (window.cancelIdleCallback) window.cancelIdleCallback(idle);
-        else window.clearTimeout(idle);
-      }
-    };
-  }, []);
-  return loaded;
-}
+import { useAfterPageLoad } from './use-after-page-load';
 
 // Made on first use: a page's first Intl.DateTimeFormat loads the locale's data (about 20 ms on this machine,
 // four times that on a phone), which at import time would lengthen the results page's start-up task.

@@ -26,6 +26,7 @@ import { ConfidenceVerdict, FavouriteChance, useVerdict, WinnerQualifier } from 
 import { ExportCsvButton } from './ExportCsvButton';
 import { QrCodeButton } from './QrCodeButton';
 import { ReasonList } from './ReasonList';
+import { ReasonThemes } from './ReasonThemes';
 import { SeeItSmall } from './SeeItSmall';
 import { useLiveCounts } from './use-live-counts';
 import { HiddenResults } from './HiddenResults';
@@ -181,6 +182,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
           />
         ))}
       </ul>
+      <ReasonThemes sessionId={session.sessionId} ranked={ranked} creatorToken={creatorToken} />
       {/* The creator's parts (docs/results-visibility.md, "Who sees which part"): the server refuses them to anyone else. */}
       {creatorToken && session.channels?.length ? (
         <ChannelResults session={session} ranked={ranked} voting={voting} creatorToken={creatorToken} />

@@ -91,3 +91,22 @@ export type NotesPage = z.infer<typeof NotesPage>;
 
 /** The file name of a poll's results export (GET /api/sessions/{sessionId}/results.csv). */
 export const resultsCsvFileName = (sessionId: string): string => `logovote-results-${sessionId}.csv`;
+
+/** One theme of a logo's reasons (docs/reasons.md, "Themes"): its label, how many reasons say it, and one or two of them verbatim. */
+export const ShownTheme = z.object({ label: z.string(), count: z.number().int().nonnegative(), quotes: z.array(z.string()) });
+export type ShownTheme = z.infer<typeof ShownTheme>;
+/**
+ * A logo's themes: `reasons` is how many reasons they were found in (themes need at least
+ * MIN_REASONS_FOR_THEMES); `channels`, for the creator of a poll with channels, the themes of each channel's
+ * own reasons (named as the reasons' channels are).
+ */
+export const LogoThemes = z.object({
+  logoId: z.string(),
+  reasons: z.number().int().nonnegative(),
+  themes: z.array(ShownTheme),
+  channels: z.array(z.object({ channel: z.string(), reasons: z.number().int().nonnegative(), themes: z.array(ShownTheme) })).optional(),
+});
+export type LogoThemes = z.infer<typeof LogoThemes>;
+/** GET /api/sessions/{sessionId}/themes: every logo's themes, in the poll's order. */
+export const ThemesResponse = z.object({ logos: z.array(LogoThemes) });
+export type ThemesResponse = z.infer<typeof ThemesResponse>;

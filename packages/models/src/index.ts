@@ -28,6 +28,7 @@ export { numberedSlots, type Slot } from './store/numbered-slots';
 export { listPoll, unlistPoll, countListedPolls, listedPolls, pollCount } from './poll-list';
 export * from './poll-contact';
 export * from './vote-signals';
+export * from './reason-theme';
 export * from './creator-token';
 export * from './results-visibility';
 export {

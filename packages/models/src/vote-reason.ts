@@ -1,4 +1,5 @@
 import { REASONS_PAGE_SIZE } from '@logovote/contracts';
+import { markThemesDue } from './reason-theme';
 import { numberedSlots, type Slot } from './store/numbered-slots';
 
 /** What a voter's words (a reason, a note) keep beside their text: whose, on which logo, through which channel. */
@@ -73,17 +74,27 @@ export const reasonFields = (reason: NewReason): ReasonFields => ({
  * (dropped or not); 'busy' when other reasons kept taking the next number (only under a flood).
  */
 export async function insertReason(reason: NewReason): Promise<'stored' | 'exists' | 'busy'> {
-  return reasonSlots.claim(logoLog(reason.pollId, reason.logoId), reasonVoteKey(reason.voterKey, reason.rev), reasonFields(reason), {
-    text: reason.text,
-  });
+  const stored = await reasonSlots.claim(
+    logoLog(reason.pollId, reason.logoId),
+    reasonVoteKey(reason.voterKey, reason.rev),
+    reasonFields(reason),
+    {
+      text: reason.text,
+    },
+  );
+  // The logo's themes are found again from its reasons (docs/reasons.md, "Themes").
+  if (stored === 'stored') await markThemesDue(reason.pollId, [reason.logoId]);
+  return stored;
 }
 
 /**
  * Replaces the text of the reason given for one vote revision: its slot's next version, with its number
  * and date, so pages and the export keep their order. false when that revision has no reason slot.
  */
-export async function replaceReason(voterKey: string, rev: number, text: string): Promise<boolean> {
-  return reasonSlots.replace(reasonVoteKey(voterKey, rev), { text });
+export async function replaceReason(reason: NewReason): Promise<boolean> {
+  if (!(await reasonSlots.replace(reasonVoteKey(reason.voterKey, reason.rev), { text: reason.text }))) return false;
+  await markThemesDue(reason.pollId, [reason.logoId]);
+  return true;
 }
 
 /** The reason given for one vote revision; undefined when none was given or it was dropped (one lookup). */
@@ -96,7 +107,14 @@ export async function reasonOf(voterKey: string, rev: number): Promise<string | 
  * voter no longer holds). One lookup by `voterKey` when there is none; repeatable.
  */
 export async function dropReasons(voterKey: string, throughRev: number): Promise<number> {
-  return reasonSlots.dropWhere('voterKey', voterKey, (reason) => reason.rev <= throughRev);
+  const logos = new Map<string, Set<string>>();
+  const dropped = await reasonSlots.dropWhere('voterKey', voterKey, (reason) => {
+    if (reason.rev > throughRev) return false;
+    logos.set(reason.pollId, (logos.get(reason.pollId) ?? new Set()).add(reason.logoId));
+    return true;
+  });
+  if (dropped > 0) for (const [pollId, logoIds] of logos) await markThemesDue(pollId, logoIds);
+  return dropped;
 }
 
 export type StoredReason = Slot<ReasonFields, { text: string }>;

@@ -3,6 +3,7 @@ import { primitiveCollection } from './store/collections';
 import { removeClaims } from './store/claim-once';
 import { DIRECT_LINK_GROUP } from '@logovote/contracts';
 import { deletingPollIds } from './poll-status';
+import { deleteReasonThemes, hasReasonThemes } from './reason-theme';
 import { deleteReasons, hasReasons } from './vote-reason';
 import { deleteNotes, hasNotes } from './logo-note';
 import { deleteAnalyticsEvents, hasAnalyticsEvents } from './analytics-event';
@@ -117,8 +118,8 @@ export async function currentVote(id: string): Promise<CurrentVote> {
 }
 
 /**
- * The votes service's part of deleting a poll: removes its seats, ledger, tallies, reasons, notes, reports and
- * analytics events. Resolves with the seats removed. Repeatable: a vote that finds its poll gone once it is
+ * The votes service's part of deleting a poll: removes its seats, ledger, tallies, reasons and their themes,
+ * notes, reports and analytics events. Resolves with the seats removed. Repeatable: a vote that finds its poll gone once it is
  * written removes what it wrote this way.
  */
 export async function removeVoteData(pollId: string): Promise<number> {
@@ -126,6 +127,7 @@ export async function removeVoteData(pollId: string): Promise<number> {
   await voteLedger.deleteTally(pollId);
   await deleteChannelTallies(pollId);
   await deleteReasons(pollId);
+  await deleteReasonThemes(pollId);
   await deleteNotes(pollId);
   await deleteReports(pollId);
   await deleteAnalyticsEvents(pollId);
@@ -149,6 +151,7 @@ export async function hasVoteData(pollId: string): Promise<boolean> {
     (await voteLedger.hasTally(pollId)) ||
     (await hasChannelTallies(pollId)) ||
     (await hasReasons(pollId)) ||
+    (await hasReasonThemes(pollId)) ||
     (await hasNotes(pollId)) ||
     (await hasReports(pollId)) ||
     (await hasAnalyticsEvents(pollId))

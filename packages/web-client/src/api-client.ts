@@ -30,6 +30,7 @@ import type {
   TestVoteList,
   TestVoteRecord,
   TestVoteRequest,
+  ThemesResponse,
   UploadRefusalList,
   VoteChallenge,
   VoteRequest,
@@ -454,6 +455,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getReasons(sessionId: string, logoId: string, cursor?: string, creatorToken?: string): Promise<ReasonsPage> {
       const query = new URLSearchParams({ logoId, ...(cursor ? { cursor } : {}) });
       return request(`/api/sessions/${encodeURIComponent(sessionId)}/reasons?${query.toString()}`, creatorHeaders(creatorToken));
+    },
+
+    /** GET /api/sessions/{id}/themes: what each logo's reasons say (docs/reasons.md, "Themes"), withheld as the reasons are. */
+    getThemes(sessionId: string, creatorToken?: string): Promise<ThemesResponse> {
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/themes`, creatorHeaders(creatorToken));
     },
 
     /** GET /api/sessions/{id}/notes: a logo's notes, newest first, a page at a time (as getReasons). */

@@ -189,6 +189,7 @@ describe('GET /api/admin/polls/{pollId}/results.csv', () => {
       'Channel',
       'Note',
       'Note date',
+      'Theme',
     ]);
     expect(rows[1]!.slice(0, 4)).toEqual(['Logo A', 'Croissant blanc.png', '1', '100']);
     expect((await request(bed.server).get('/api/admin/polls/AAAAAAAAAAAAAAAA/results.csv')).status).toBe(404);

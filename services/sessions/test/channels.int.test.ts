@@ -168,20 +168,21 @@ describe('votes per channel', () => {
         'Channel',
         'Note',
         'Note date',
+        'Theme',
       ],
-      ['Logo A', 'monogram.svg', '3', '60', '', '', 'monogram', '', '', ''],
-      ['Logo B', 'wordmark.png', '2', '40', '', '', 'wordmark', '', '', ''],
+      ['Logo A', 'monogram.svg', '3', '60', '', '', 'monogram', '', '', '', ''],
+      ['Logo B', 'wordmark.png', '2', '40', '', '', 'wordmark', '', '', '', ''],
       // Per channel, ranked within it; each logo keeps its label from the whole poll.
-      ['Logo B', 'wordmark.png', '2', '67', '', '', 'wordmark', 'Newsletter', '', ''],
-      ['Logo A', 'monogram.svg', '1', '33', '', '', 'monogram', 'Newsletter', '', ''],
-      ['Logo A', 'monogram.svg', '1', '100', '', '', 'monogram', 'Instagram', '', ''],
-      ['Logo B', 'wordmark.png', '0', '0', '', '', 'wordmark', 'Instagram', '', ''],
-      ['Logo A', 'monogram.svg', '1', '100', '', '', 'monogram', 'Other / direct link', '', ''],
-      ['Logo B', 'wordmark.png', '0', '0', '', '', 'wordmark', 'Other / direct link', '', ''],
+      ['Logo B', 'wordmark.png', '2', '67', '', '', 'wordmark', 'Newsletter', '', '', ''],
+      ['Logo A', 'monogram.svg', '1', '33', '', '', 'monogram', 'Newsletter', '', '', ''],
+      ['Logo A', 'monogram.svg', '1', '100', '', '', 'monogram', 'Instagram', '', '', ''],
+      ['Logo B', 'wordmark.png', '0', '0', '', '', 'wordmark', 'Instagram', '', '', ''],
+      ['Logo A', 'monogram.svg', '1', '100', '', '', 'monogram', 'Other / direct link', '', '', ''],
+      ['Logo B', 'wordmark.png', '0', '0', '', '', 'wordmark', 'Other / direct link', '', '', ''],
     ]);
   });
 
-  it('keeps the seven columns of a poll without channels, then the notes', async () => {
+  it('keeps the seven columns of a poll without channels, then the notes and the theme', async () => {
     const session = await created([]);
     expect((await csvRows(session))[0]).toEqual([
       'Logo',
@@ -193,6 +194,7 @@ describe('votes per channel', () => {
       'Logo name',
       'Note',
       'Note date',
+      'Theme',
     ]);
     expect(ChannelResults.parse((await channelResults(session.sessionId, asCreator(session))).body)).toEqual({
       channels: [],

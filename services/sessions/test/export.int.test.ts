@@ -8,7 +8,18 @@ import { insertNotesInBulk, insertReasonsInBulk } from '@logovote/models/test-su
 
 const bed = sessionsTestbed('export');
 
-const HEADER = ['Logo', 'Original file name', 'Votes', 'Percent of total votes', 'Reason', 'Reason date', 'Logo name', 'Note', 'Note date'];
+const HEADER = [
+  'Logo',
+  'Original file name',
+  'Votes',
+  'Percent of total votes',
+  'Reason',
+  'Reason date',
+  'Logo name',
+  'Note',
+  'Note date',
+  'Theme',
+];
 
 /** The creator's download (the export is the creator's only: docs/results-visibility.md). */
 async function download(sessionId: string, creatorToken: string) {
@@ -133,7 +144,7 @@ describe('GET /api/sessions/{id}/results.csv', () => {
     await insertNotesInBulk([{ pollId: sessionId, logoId: logoIds[0]!, voterKey: 'n1', text: '-Too busy', channel: 'newslttr' }]);
 
     const [header, ...rows] = rowsOf((await download(sessionId, creatorToken)).bytes);
-    expect(header).toEqual([...HEADER.slice(0, 7), 'Channel', 'Note', 'Note date']);
+    expect(header).toEqual([...HEADER.slice(0, 7), 'Channel', 'Note', 'Note date', 'Theme']);
     const withoutDates = rows.map((row) => [...row.slice(0, 5), row[7], row[8]]);
     expect(withoutDates.slice(0, 6)).toEqual([
       ['Logo A', 'logo-0.png', '1', '100', '', '', ''],

@@ -5,12 +5,15 @@ import { buildApp, liveResultsSignals } from './app';
 import { loadConfig } from './config';
 import { sweepTestRecords } from './models/fingerprint-test';
 import { forgetExpiredProofs } from './models/spent-proof';
+import { foldReasonThemes } from './use-cases/fold-reason-themes';
 
 /**
  * How often the ledger is folded into tallies (docs/vote-counts.md): counts are exact without it, and a
  * session view reads what is pending since the last fold, so a busy poll's views stay small with it.
  */
 const FOLD_INTERVAL_MS = 250;
+/** How often logos whose reasons changed get their themes found again (docs/reasons.md, "Themes"). */
+const FOLD_THEMES_INTERVAL_MS = 2_000;
 /** How often the votes of polls being deleted are removed (the sessions service waits for it). */
 const PURGE_INTERVAL_MS = 1_000;
 /** How often spent proofs of work whose challenges have expired are forgotten. */
@@ -29,6 +32,7 @@ bootService({
     await connectMongo(config.MONGODB_URI, logger);
     const folder = runInBackground('fold vote tallies', () => voteLedger.foldDue(), FOLD_INTERVAL_MS, logger);
     const channelFolder = runInBackground('fold channel tallies', () => channelLedger.foldDue(), FOLD_INTERVAL_MS, logger);
+    const themesFolder = runInBackground('find reason themes', () => foldReasonThemes(), FOLD_THEMES_INTERVAL_MS, logger);
     const purger = runInBackground('remove the votes of deleted polls', () => purgeVotesOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const forgetter = runInBackground('forget expired proofs of work', () => forgetExpiredProofs(), FORGET_PROOFS_INTERVAL_MS, logger);
     const analyticsSweeper = runInBackground(
@@ -53,6 +57,7 @@ bootService({
         await Promise.all([
           folder.stop(),
           channelFolder.stop(),
+          themesFolder.stop(),
           purger.stop(),
           forgetter.stop(),
           analyticsSweeper.stop(),

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { stringify } from 'csv-stringify';
 import { DIRECT_LINK_GROUP, rankGroup, rankLogos, resultsCsvFileName } from '@logovote/contracts';
-import { allNotes, allReasons, channelNamer, voteLedger, type Poll } from '@logovote/models';
+import { allNotes, allReasons, channelNamer, readLogoThemes, voteLedger, type Poll } from '@logovote/models';
 import type { Logger } from '@logovote/service-kit';
 import { channelResults } from './channel-counts';
 import { logosWithCounts, totalVotes } from './vote-counts';
@@ -20,6 +20,8 @@ const COLUMNS = ['Logo', 'Original file name', 'Votes', 'Percent of total votes'
 const CHANNEL_COLUMN = 'Channel';
 /** Last, so the columns before them keep their places: a note's row fills the logo's columns and these two. */
 const NOTE_COLUMNS = ['Note', 'Note date'];
+/** After them: on a reason's row, the theme of its logo's reasons it belongs to (docs/reasons.md, "Themes"), if any. */
+const THEME_COLUMN = 'Theme';
 type Cell = string | number;
 
 /**
@@ -33,7 +35,7 @@ const neutralizeFormula = (text: string): string => (FORMULA_START.test(text) ? 
  * Answers `ctx` with the poll's results as CSV, streamed (docs/export.md): one row per logo in the page's
  * order, labels and rounded percentages as the page shows them (the ranking is the page's own code, from
  * @logovote/contracts, over the upload order, so ties read the same in every export), then every kept
- * reason, per logo, newest first, then every note likewise, then the channels' rows. The creator's download and the admin's.
+ * reason, per logo, newest first, with its theme, then every note likewise, then the channels' rows. The creator's download and the admin's.
  */
 export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Poll, '_id' | 'logos' | 'channels'>): Promise<void> {
   const counts = await voteLedger.readCounts(poll._id);
@@ -45,6 +47,11 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
   const channelCell = async (entry?: { voterKey: string; channel?: string | undefined }): Promise<Cell[]> =>
     byChannel ? [entry ? neutralizeFormula(await channelOf(entry)) : ''] : [];
   const noNote = ['', ''];
+  /** Each logo's theme of each reason it has one for, by the reason's slot name. */
+  const themeOf = async (logoId: string) => {
+    const themes = (await readLogoThemes(poll._id, logoId))?.value.themes ?? [];
+    return new Map(themes.flatMap((theme) => theme.members.map((member) => [member, theme.label] as const)));
+  };
 
   async function* rows(): AsyncGenerator<Cell[]> {
     for (const { logo, label, percent } of ranked) {
@@ -58,9 +65,11 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
         neutralizeFormula(logo.name),
         ...(await channelCell()),
         ...noNote,
+        '',
       ];
     }
     for (const { logo, label } of ranked) {
+      const themes = await themeOf(logo.id);
       for await (const reason of allReasons(poll._id, logo.id)) {
         const text = neutralizeFormula(reason.text);
         yield [
@@ -73,6 +82,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
           neutralizeFormula(logo.name),
           ...(await channelCell(reason)),
           ...noNote,
+          neutralizeFormula(themes.get(reason.name) ?? ''),
         ];
       }
     }
@@ -89,6 +99,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
           ...(await channelCell(note)),
           neutralizeFormula(note.text),
           note.at.toISOString(),
+          '',
         ];
       }
     }
@@ -109,6 +120,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
           neutralizeFormula(logo.name),
           name,
           ...noNote,
+          '',
         ];
       }
     }
@@ -117,7 +129,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
   const csv = stringify({
     bom: true,
     header: true,
-    columns: [...COLUMNS, ...(byChannel ? [CHANNEL_COLUMN] : []), ...NOTE_COLUMNS],
+    columns: [...COLUMNS, ...(byChannel ? [CHANNEL_COLUMN] : []), ...NOTE_COLUMNS, THEME_COLUMN],
     record_delimiter: 'windows',
   });
   const source = Readable.from(rows());

@@ -10,17 +10,22 @@ import { HttpError, parseInput, pollOr404, type resultsViewerClues } from '@logo
  */
 
 /**
- * The poll of a read of a logo's reasons or notes, if this viewer may see its results: withheld with the
- * counts (403, docs/results-visibility.md), 404 for an unknown poll, 400 for a logo not of it; and whether
- * the viewer is its creator.
+ * The poll of a read of its voters' words, if this viewer may see its results: withheld with the counts
+ * (403, docs/results-visibility.md), 404 for an unknown poll; and whether the viewer is its creator.
  */
-async function readablePollOf(ctx: Context, viewerOf: ReturnType<typeof resultsViewerClues>, logoId: string) {
+export async function readablePoll(ctx: Context, viewerOf: ReturnType<typeof resultsViewerClues>) {
   const poll = pollOr404(await findActivePoll(ctx.params.sessionId, ['logos', 'channels', ...RESULTS_RULE_FIELDS]));
   const viewer = viewerOf(ctx, poll._id);
   const withheld = await resultsWithheldFrom(poll, viewer);
   if (withheld) throw new HttpError(403, RESULTS_WITHHELD[withheld]);
-  if (!poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
   return { poll, creator: isPollCreator(poll, viewer) };
+}
+
+/** As readablePoll, for a read of one logo's words: 400 for a logo not of the poll. */
+async function readablePollOf(ctx: Context, viewerOf: ReturnType<typeof resultsViewerClues>, logoId: string) {
+  const readable = await readablePoll(ctx, viewerOf);
+  if (!readable.poll.logos.some((logo) => logo.id === logoId)) throw new HttpError(400, 'This logo is not part of this voting session');
+  return readable;
 }
 
 /** A page of voters' words as a read answers it: each entry's text, date and (for the creator of a poll with channels) channel. */

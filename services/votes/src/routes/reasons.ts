@@ -1,20 +1,29 @@
 import Router from '@koa/router';
-import { REASON_MESSAGES, ReasonRequest, type ReasonResponse, type ReasonsPage } from '@logovote/contracts';
+import {
+  DIRECT_LINK_GROUP,
+  REASON_MESSAGES,
+  ReasonRequest,
+  type ReasonResponse,
+  type ReasonsPage,
+  type ThemesResponse,
+} from '@logovote/contracts';
 import {
   currentVote,
   dropReasons,
   insertReason,
+  readLogoThemes,
   readReasons,
   replaceReason,
   seatChannel,
   signalReasonGiven,
+  type StoredTheme,
   voteLedger,
 } from '@logovote/models';
 import { HttpError, jsonBody, parseJsonBody, pollOr404, requireCsrf, resultsViewerClues, type Logger } from '@logovote/service-kit';
 import { maskProfanity } from '../profanity';
 import { pollToVoteOn, votingRefusal } from '../use-cases/cast-vote';
 import { voterFinder } from '../voter';
-import { readWordsPage } from './feedback';
+import { readablePoll, readWordsPage } from './feedback';
 import { voterRequests } from './voter-request';
 import { VOTING_REFUSED } from './votes';
 
@@ -46,9 +55,10 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
     const text = maskProfanity(reason);
     // The reason carries the channel its voter came through (docs/channels.md), so the results tell audiences apart.
     const channel = await seatChannel(voterKey);
-    const stored = await insertReason({ pollId: poll._id, logoId, voterKey, rev: vote.rev, text, channel });
+    const given = { pollId: poll._id, logoId, voterKey, rev: vote.rev, text, channel };
+    const stored = await insertReason(given);
     // A second reason for the same vote is an edit of the first (docs/reasons.md).
-    if (stored === 'exists') await replaceReason(voterKey, vote.rev, text);
+    if (stored === 'exists') await replaceReason(given);
     if (stored === 'busy') throw new HttpError(503, 'Many reasons are being sent right now. Please try again.');
     // A vote change that dropped this voter's reasons before ours was stored: ours explains a choice no
     // longer held (the vote use case drops after its change too, so one of the two always sees the other).
@@ -70,6 +80,36 @@ export function reasonsRouter(options: ReasonsRouteOptions): Router {
       return { entries: reasons, next };
     });
     const body: ReasonsPage = { reasons: page.entries.map(({ text, ...rest }) => ({ reason: text, ...rest })), next: page.next };
+    ctx.body = body;
+  });
+
+  // Themes say what the reasons say: withheld with them; for the creator, each channel's too (docs/reasons.md, "Themes").
+  router.get('/themes', async (ctx) => {
+    const { poll, creator } = await readablePoll(ctx, viewerOf);
+    const names = new Map((poll.channels ?? []).map((channel) => [channel.id, channel.name]));
+    const shown = (themes: StoredTheme[]) => themes.map(({ label, count, quotes }) => ({ label, count, quotes }));
+    const logos = await Promise.all(
+      poll.logos.map(async ({ id }) => {
+        const found = (await readLogoThemes(poll._id, id))?.value;
+        const channels = creator && names.size > 0 ? (found?.channels ?? []) : [];
+        return {
+          logoId: id,
+          reasons: found?.reasons ?? 0,
+          themes: shown(found?.themes ?? []),
+          ...(channels.length > 0
+            ? {
+                channels: channels.map(({ channel, reasons, themes }) => ({
+                  channel: names.get(channel) ?? DIRECT_LINK_GROUP,
+                  reasons,
+                  themes: shown(themes),
+                })),
+              }
+            : {}),
+        };
+      }),
+    );
+    const body: ThemesResponse = { logos };
+    ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });
 

@@ -1,0 +1,138 @@
+import type { LogoThemes, ShownTheme } from '@logovote/contracts';
+import { MIN_REASONS_FOR_THEMES } from '@logovote/contracts/limits';
+import type { RankedLogo } from '@logovote/contracts/ranking';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  SpinnerIcon,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+} from '@logovote/ui';
+import { api } from '@logovote/web-client';
+import { useQuery } from '@tanstack/react-query';
+
+import { reasonsQueryKey } from './ReasonList';
+import { useAfterPageLoad } from './use-after-page-load';
+
+function ThemeList({ themes, label }: { themes: readonly ShownTheme[]; label: string }) {
+  return (
+    <ul aria-label={`What voters say about ${label}`} className="flex flex-col gap-2">
+      {themes.map((theme) => (
+        <li key={theme.label} data-testid="theme" className="text-sm">
+          <span data-testid="theme-label" className="font-medium">
+            {theme.label}
+          </span>{' '}
+          <span data-testid="theme-count" className="text-muted-foreground">
+            · {theme.count === 1 ? '1 reason' : `${theme.count} reasons`}
+          </span>
+          {theme.quotes.map((quote) => (
+            <q key={quote} data-testid="theme-quote" className="block break-words text-muted-foreground">
+              {quote}
+            </q>
+          ))}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One logo's themes, or why it has none yet. */
+function LogoThemesItem({ ranked, reasons, themes }: { ranked: RankedLogo; reasons: number; themes: readonly ShownTheme[] }) {
+  return (
+    <li
+      data-testid="logo-themes"
+      data-logo-id={ranked.logo.id}
+      className="flex flex-col gap-2 border-t border-border pt-3 first:border-t-0 first:pt-0"
+    >
+      <h3 className="font-semibold break-words">
+        {ranked.label} <span className="font-normal text-muted-foreground">· {ranked.logo.name}</span>
+      </h3>
+      {themes.length > 0 ? (
+        <ThemeList themes={themes} label={ranked.label} />
+      ) : (
+        <p className="text-sm text-muted-foreground">
+          {reasons < MIN_REASONS_FOR_THEMES
+            ? `Themes show once ${MIN_REASONS_FOR_THEMES} voters have said why (${reasons} so far).`
+            : 'No theme is shared by two or more of its reasons yet.'}
+        </p>
+      )}
+    </li>
+  );
+}
+
+type ReasonThemesProps = { sessionId: string; ranked: readonly RankedLogo[]; creatorToken: string | undefined };
+
+/**
+ * What the reasons say (docs/reasons.md, "Themes"): each logo's themes, found on this server from its voters'
+ * reasons, with how many reasons say each and one or two of them verbatim; for the creator of a poll with
+ * channels, each channel's own. Read after the page has loaded, and again when the live results say reasons
+ * changed (the reasons' query key), so the section below the cards never delays the first paint.
+ */
+export function ReasonThemes({ sessionId, ranked, creatorToken }: ReasonThemesProps) {
+  const loaded = useAfterPageLoad();
+  const themes = useQuery({
+    queryKey: [...reasonsQueryKey(sessionId), 'themes'],
+    queryFn: () => api.getThemes(sessionId, creatorToken),
+    enabled: loaded,
+    retry: false,
+    refetchOnWindowFocus: false,
+    gcTime: 0,
+  });
+  const byLogo = new Map<string, LogoThemes>(themes.data?.logos.map((logo) => [logo.logoId, logo]));
+  const channels = [...new Set(themes.data?.logos.flatMap((logo) => logo.channels?.map((group) => group.channel) ?? []))];
+  const list = (channel?: string) => (
+    <ol className="flex flex-col gap-3">
+      {ranked.map((item) => {
+        const found = byLogo.get(item.logo.id);
+        const group = channel === undefined ? found : found?.channels?.find((entry) => entry.channel === channel);
+        return <LogoThemesItem key={item.logo.id} ranked={item} reasons={group?.reasons ?? 0} themes={group?.themes ?? []} />;
+      })}
+    </ol>
+  );
+  return (
+    <Card data-testid="reason-themes">
+      <CardHeader>
+        <CardTitle className="text-xl">
+          <h2>What the reasons say</h2>
+        </CardTitle>
+        <CardDescription>Themes in voters&apos; reasons, found on this server: the words never leave it.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {themes.isPending && (
+          <p className="flex items-center gap-1 text-sm text-muted-foreground">
+            <SpinnerIcon className="size-3" />
+            Loading themes...
+          </p>
+        )}
+        {themes.isError && <p className="text-sm text-muted-foreground">Themes could not be loaded.</p>}
+        {themes.isSuccess && channels.length === 0 && list()}
+        {themes.isSuccess && channels.length > 0 && (
+          // Tab values go into element ids: positions, not the channels' names.
+          <Tabs defaultValue="all">
+            <TabsList aria-label="Whose reasons" className="h-auto flex-wrap justify-start">
+              <TabsTrigger value="all" data-testid="themes-channel">
+                All voters
+              </TabsTrigger>
+              {channels.map((name, index) => (
+                <TabsTrigger key={name} value={`channel-${index}`} data-testid="themes-channel">
+                  {name}
+                </TabsTrigger>
+              ))}
+            </TabsList>
+            <TabsContent value="all">{list()}</TabsContent>
+            {channels.map((name, index) => (
+              <TabsContent key={name} value={`channel-${index}`}>
+                {list(name)}
+              </TabsContent>
+            ))}
+          </Tabs>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
