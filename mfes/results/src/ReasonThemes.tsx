@@ -73,7 +73,7 @@ type ReasonThemesProps = { sessionId: string; ranked: readonly RankedLogo[]; cre
  * channels, each channel's own. Read after the page has loaded, and again when the live results say reasons
  * changed (the reasons' query key), so the section below the cards never delays the first paint.
  */
-export function ReasonThemes({ sessionId, ranked, creatorToken }: ReasonThemesProps) {
+export default function ReasonThemes({ sessionId, ranked, creatorToken }: ReasonThemesProps) {
   const loaded = useAfterPageLoad();
   const themes = useQuery({
     queryKey: [...reasonsQueryKey(sessionId), 'themes'],

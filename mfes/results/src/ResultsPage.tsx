@@ -16,7 +16,7 @@ import {
 } from '@logovote/ui';
 import { analytics, api, ApiError, isPollHidden, resultsVisibilityOf, takeCreatorToken, votingStateOf } from '@logovote/web-client';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ComponentProps } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentProps } from 'react';
 
 import { logoPath } from '@logovote/contracts/logo-path';
 import { rankLogos, votesText, type RankedLogo } from '@logovote/contracts/ranking';
@@ -26,7 +26,6 @@ import { ConfidenceVerdict, FavouriteChance, useVerdict, WinnerQualifier } from 
 import { ExportCsvButton } from './ExportCsvButton';
 import { QrCodeButton } from './QrCodeButton';
 import { ReasonList } from './ReasonList';
-import { ReasonThemes } from './ReasonThemes';
 import { SeeItSmall } from './SeeItSmall';
 import { useLiveCounts } from './use-live-counts';
 import { HiddenResults } from './HiddenResults';
@@ -37,6 +36,9 @@ import { ResultsVisibilityNote, ResultsWithheld } from './ResultsWithheld';
 import { VotingControls } from './VotingControls';
 
 import './styles.css';
+
+// Below the cards and read after the page's load: its code (and the tabs') is not part of the first load either.
+const ReasonThemes = lazy(() => import(/* webpackChunkName: "reason-themes" */ './ReasonThemes'));
 
 /** Props the shell passes to the results screen (route `/results/:sessionId`). */
 export type ResultsPageProps = { sessionId: string };
@@ -182,7 +184,9 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
           />
         ))}
       </ul>
-      <ReasonThemes sessionId={session.sessionId} ranked={ranked} creatorToken={creatorToken} />
+      <Suspense fallback={null}>
+        <ReasonThemes sessionId={session.sessionId} ranked={ranked} creatorToken={creatorToken} />
+      </Suspense>
       {/* The creator's parts (docs/results-visibility.md, "Who sees which part"): the server refuses them to anyone else. */}
       {creatorToken && session.channels?.length ? (
         <ChannelResults session={session} ranked={ranked} voting={voting} creatorToken={creatorToken} />
