@@ -105,6 +105,26 @@ describe('reason themes on the results page', () => {
     120_000,
   );
 
+  it('shows an open page a theme as soon as the fifth reason makes one, without a reload', async () => {
+    const poll = await createPoll({ logoNames: ['Wheat', 'Oven'], logos: ['logo-ring.png', 'logo-square.png'], sharedNetwork: true });
+    const voter = await apiVoter(poll.sessionId);
+    const giveVoteAndReason = async (reason: string) => {
+      const fingerprint = randomFingerprint();
+      expect((await voter.vote(poll.logos[0]!.id, fingerprint)).status).toBe(200);
+      expect((await voter.giveReason(reason, fingerprint)).status).toBe(200);
+    };
+    for (const reason of NEWSLETTER_REASONS.slice(0, 4)) await giveVoteAndReason(reason);
+    const page = await browser.newPage('phone');
+    await visitPollScreen(page, `/results/${poll.sessionId}`, 'results');
+    const wheat = page.locator(`[data-testid="logo-themes"][data-logo-id="${poll.logos[0]!.id}"]`);
+    await wheat.getByText(/Themes show once 5 voters have said why \([0-4] so far\)\./).waitFor({ timeout: 15_000 });
+    await giveVoteAndReason(NEWSLETTER_REASONS[4]!);
+    // The fold finds the themes within seconds and the live results tell the open page.
+    await wheat.getByTestId('theme').first().waitFor({ timeout: 30_000 });
+    await expect(wheat.getByTestId('theme-quote').allInnerTexts()).resolves.not.toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('shows a visitor the whole poll’s themes only, and the CSV names each reason’s theme', async () => {
     const visitor = (await (await fetch(`${gatewayUrl}/api/sessions/${session.sessionId}/themes`)).json()) as {
       logos: { themes: { label: string }[]; channels?: unknown }[];
