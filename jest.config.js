@@ -13,7 +13,8 @@ const shared = {
     '^@logovote/media-pipeline/(link-preview)$': '<rootDir>/packages/media-pipeline/src/$1.ts',
     '^@logovote/models/test-support$': '<rootDir>/packages/models/test/support/index.ts',
     '^@logovote/devstack$': '<rootDir>/scripts/devstack/src/index.ts',
-    '^@logovote/contracts/(runtime-config|voter-order|verdict|limits|channel-link|logo-path)$': '<rootDir>/packages/contracts/src/$1.ts',
+    '^@logovote/contracts/(runtime-config|voter-order|verdict|limits|channel-link|logo-path|attribute-question|ranking)$':
+      '<rootDir>/packages/contracts/src/$1.ts',
   },
 };
 

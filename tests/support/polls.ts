@@ -17,6 +17,8 @@ export type PollOptions = {
   logoOrder?: LogoOrder;
   /** Channels (docs/channels.md), each its own voting link. */
   channels?: readonly string[];
+  /** Attributes voters rate the logos on after their vote (docs/attributes.md). */
+  attributes?: readonly string[];
   /** A poll for one shared network: its first 50 voters of an address pay no proof of work. */
   sharedNetwork?: boolean;
   /** Who sees the results (docs/results-visibility.md); the spec's 'everyone' when absent. */
@@ -36,6 +38,7 @@ export async function createPoll(options: PollOptions = {}): Promise<CreatedSess
   if (options.feedbackPrompt) form.append('feedbackPrompt', options.feedbackPrompt);
   if (options.logoOrder) form.append('logoOrder', options.logoOrder);
   for (const name of options.channels ?? []) form.append('channels', name);
+  for (const name of options.attributes ?? []) form.append('attributes', name);
   if (options.sharedNetwork) form.append('sharedNetwork', 'true');
   if (options.resultsVisibility) form.append('resultsVisibility', options.resultsVisibility);
   const res = await fetch(`${options.gatewayUrl ?? testStack().gatewayUrl}/api/sessions`, { method: 'POST', body: form });
@@ -78,6 +81,19 @@ export async function apiVoter(sessionId: string, gatewayUrl = testStack().gatew
           ...(proof ? { 'X-Vote-Proof': proof } : {}),
         },
         body: JSON.stringify(via ? { logoId, via } : { logoId }),
+      });
+    },
+    /** PUT /api/sessions/{id}/attributes/{index} as the visitor with `fingerprint` (the one that voted); the raw response. */
+    answerAttribute(attribute: number, logoId: string | null, fingerprint: string): Promise<Response> {
+      return fetch(`${gatewayUrl}/api/sessions/${sessionId}/attributes/${attribute}`, {
+        method: 'PUT',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-CSRF-Token': csrfToken ?? '',
+          'X-Client-Fingerprint': fingerprint,
+          Cookie: cookie,
+        },
+        body: JSON.stringify({ logoId }),
       });
     },
     /** PUT /api/sessions/{id}/reason as the visitor with `fingerprint` (the one that voted); the raw response. */

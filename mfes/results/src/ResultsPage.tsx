@@ -37,8 +37,9 @@ import { VotingControls } from './VotingControls';
 
 import './styles.css';
 
-// Below the cards and read after the page's load: its code (and the tabs') is not part of the first load either.
+// Below the cards and read after the page's load: their code (and the tabs') is not part of the first load either.
 const ReasonThemes = lazy(() => import(/* webpackChunkName: "reason-themes" */ './ReasonThemes'));
+const AttributeGrid = lazy(() => import(/* webpackChunkName: "attribute-grid" */ './AttributeGrid'));
 
 /** Props the shell passes to the results screen (route `/results/:sessionId`). */
 export type ResultsPageProps = { sessionId: string };
@@ -185,6 +186,7 @@ function Results({ session, onVotingChanged }: { session: SessionView; onVotingC
         ))}
       </ul>
       <Suspense fallback={null}>
+        {session.attributes?.length ? <AttributeGrid sessionId={session.sessionId} ranked={ranked} creatorToken={creatorToken} /> : null}
         <ReasonThemes sessionId={session.sessionId} ranked={ranked} creatorToken={creatorToken} />
       </Suspense>
       {/* The creator's parts (docs/results-visibility.md, "Who sees which part"): the server refuses them to anyone else. */}

@@ -16,6 +16,8 @@ export * from './logo-order';
 export * from './sharing';
 export * from './live';
 export * from './reasons';
+export * from './attributes';
+export * from './attribute-question';
 export * from './ranking';
 export * from './closing';
 export * from './results-visibility';

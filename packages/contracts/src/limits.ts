@@ -19,6 +19,9 @@ export const FINGERPRINT_STORAGE_KEY = 'logoVotingFingerprint';
 export const MAX_REASON_LENGTH = 140;
 /** A reason's length as the voter sees it: in characters (code points), so an emoji counts once. */
 export const reasonLength = (text: string): number => [...text].length;
+/** Brief-fit ratings (docs/attributes.md): a poll asks about at most this many attributes, each this long at most. */
+export const MAX_ATTRIBUTES_PER_POLL = 4;
+export const MAX_ATTRIBUTE_LENGTH = 60;
 /** A logo's reasons get themes (docs/reasons.md, "Themes") once it has at least this many. */
 export const MIN_REASONS_FOR_THEMES = 5;
 /** Reasons per page of GET /api/sessions/{sessionId}/reasons. */

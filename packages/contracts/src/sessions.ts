@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AttributeNames } from './attributes';
 import { Channel, ChannelNames } from './channels';
 import { PaymentPlan, SessionId } from './common';
 import { MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGO_NAME_LENGTH, MAX_LOGOS_PER_POLL } from './limits';
@@ -54,6 +55,8 @@ export const CreateSessionFields = z.object({
   resultsVisibility: ResultsVisibility.optional(),
   /** Beyond the spec: the repeated `channels` field, one name per channel (docs/channels.md). */
   channels: ChannelNames.optional(),
+  /** Beyond the spec: the repeated `attributes` field, one per attribute voters rate the logos on (docs/attributes.md). */
+  attributes: AttributeNames.optional(),
 });
 export type CreateSessionFields = z.infer<typeof CreateSessionFields>;
 
@@ -70,6 +73,8 @@ export const SessionView = z.object({
   voterOrder: z.array(z.string()).optional(),
   /** Beyond the spec: the poll's channels, each with its own voting link (docs/channels.md); absent when it has none. */
   channels: z.array(Channel).optional(),
+  /** Beyond the spec: what voters are asked after their vote, one attribute each (docs/attributes.md); absent when none. */
+  attributes: z.array(z.string()).optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;
 

@@ -26,7 +26,7 @@ export async function readChannelCounts(pollId: string, channelIds: readonly str
 }
 
 /** The ids of a poll's channels, as stored with the poll (also while it is being deleted). */
-async function storedChannelIds(pollId: string): Promise<string[]> {
+export async function storedChannelIds(pollId: string): Promise<string[]> {
   const poll = await PollModel.findById(pollId, { channels: 1 }).lean<{ channels?: { id: string }[] }>();
   return (poll?.channels ?? []).map((channel) => channel.id);
 }

@@ -11,6 +11,7 @@ export * from './poll-status';
 export * from './vote';
 export * from './vote-ledger';
 export * from './channel-ledger';
+export * from './attribute-ledger';
 export {
   insertReason,
   replaceReason,

@@ -63,6 +63,8 @@ const pollSchema = new Schema(
     resultsVisibility: { type: String, enum: ResultsVisibility.exclude(['everyone']).options },
     /** Set at creation only: the audiences the creator tells apart (docs/channels.md); absent when none. */
     channels: { type: [channelSchema], default: undefined },
+    /** Set at creation only: what voters rate the logos on after their vote (docs/attributes.md); absent when none. */
+    attributes: { type: [String], default: undefined },
     /**
      * SHA-256 (hex) of the creator token answered once at creation (./creator-token): who may close and
      * reopen voting. Every answer names its fields, so none carries it.
@@ -84,7 +86,11 @@ export const storedLogoBackdrop = (logo: Pick<StoredLogo, 'appearance'>): LogoBa
 
 /** Records a new poll (its creation, after its status says 'creating'). */
 export async function insertPoll(
-  poll: Omit<Poll, 'createdAt' | 'logos' | 'channels'> & { logos: StoredLogo[]; channels: { id: string; name: string }[] | undefined },
+  poll: Omit<Poll, 'createdAt' | 'logos' | 'channels' | 'attributes'> & {
+    logos: StoredLogo[];
+    channels: { id: string; name: string }[] | undefined;
+    attributes: string[] | undefined;
+  },
 ): Promise<void> {
   if (!(await claimOnce(PollModel, poll))) throw new Error(`poll ${poll._id} exists already`);
 }

@@ -17,7 +17,10 @@ const signals = timeBucketedLog<{ pollId: string; visibility?: true; reasons?: t
     pollId: { type: String, required: true },
     /** Set on a signal that the poll was hidden or is being deleted (keyed `<second>#<pollId>#visibility`), not that votes changed. */
     visibility: { type: Boolean },
-    /** Set on a signal that voters gave reasons (keyed `<second>#<pollId>#reasons`), not that votes changed. */
+    /**
+     * Set on a signal that voters gave reasons (keyed `<second>#<pollId>#reasons`) or answered attribute
+     * questions (`…#answers`), not that votes changed: open pages read those again.
+     */
     reasons: { type: Boolean },
   },
   spansMs: [1000],
@@ -112,6 +115,14 @@ export async function signalPollVisibility(pollId: string, now: number = Date.no
  */
 export async function signalReasonGiven(pollId: string, now: number = Date.now()): Promise<void> {
   await signals.append(`${signalSecond(now)}#${pollId}#reasons`, { pollId, reasons: true }, new Date(now));
+}
+
+/**
+ * Signals that a voter answered an attribute question (docs/attributes.md), after it is stored: open results
+ * pages read the answers again, on the same event as reasons. One insert per poll and second.
+ */
+export async function signalAnswersGiven(pollId: string, now: number = Date.now()): Promise<void> {
+  await signals.append(`${signalSecond(now)}#${pollId}#answers`, { pollId, reasons: true }, new Date(now));
 }
 
 /** The signals of one second: which polls' votes changed then, got reasons, or stopped being shown (key and poll). */

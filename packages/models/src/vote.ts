@@ -3,6 +3,7 @@ import { primitiveCollection } from './store/collections';
 import { removeClaims } from './store/claim-once';
 import { DIRECT_LINK_GROUP } from '@logovote/contracts';
 import { deletingPollIds } from './poll-status';
+import { deleteAttributeAnswers, hasAttributeAnswers } from './attribute-ledger';
 import { deleteReasonThemes, hasReasonThemes } from './reason-theme';
 import { deleteReasons, hasReasons } from './vote-reason';
 import { deleteNotes, hasNotes } from './logo-note';
@@ -118,7 +119,7 @@ export async function currentVote(id: string): Promise<CurrentVote> {
 }
 
 /**
- * The votes service's part of deleting a poll: removes its seats, ledger, tallies, reasons and their themes,
+ * The votes service's part of deleting a poll: removes its seats, ledger, tallies, attribute answers, reasons and their themes,
  * notes, reports and analytics events. Resolves with the seats removed. Repeatable: a vote that finds its poll gone once it is
  * written removes what it wrote this way.
  */
@@ -126,6 +127,7 @@ export async function removeVoteData(pollId: string): Promise<number> {
   const removed = await removeClaims(VoterSeatModel, { pollId });
   await voteLedger.deleteTally(pollId);
   await deleteChannelTallies(pollId);
+  await deleteAttributeAnswers(pollId);
   await deleteReasons(pollId);
   await deleteReasonThemes(pollId);
   await deleteNotes(pollId);
@@ -150,6 +152,7 @@ export async function hasVoteData(pollId: string): Promise<boolean> {
     (await VoterSeatModel.exists({ pollId })) !== null ||
     (await voteLedger.hasTally(pollId)) ||
     (await hasChannelTallies(pollId)) ||
+    (await hasAttributeAnswers(pollId)) ||
     (await hasReasons(pollId)) ||
     (await hasReasonThemes(pollId)) ||
     (await hasNotes(pollId)) ||

@@ -1,5 +1,8 @@
 import type {
   AdminPollDetails,
+  AttributeAnswerRequest,
+  AttributeAnswerResponse,
+  AttributeResults,
   AdminPollList,
   ChannelResults,
   CreatedSessionWithCreatorToken,
@@ -40,6 +43,7 @@ import { logoPath } from '@logovote/contracts/logo-path';
 
 import {
   CREATOR_TOKEN_HEADER,
+  ATTRIBUTES_FIELD,
   CHANNELS_FIELD,
   CSRF_HEADER,
   FINGERPRINT_HEADER,
@@ -117,6 +121,8 @@ export type CreateSessionInput = {
   resultsVisibility?: ResultsVisibility;
   /** The channels' names (docs/channels.md), each its own voting link. */
   channels?: readonly string[];
+  /** What voters rate the logos on after their vote (docs/attributes.md). */
+  attributes?: readonly string[];
 };
 
 export const MESSAGES = {
@@ -126,6 +132,7 @@ export const MESSAGES = {
   votingFailed: (status: number) => `Voting failed with status: ${status}`,
   reasonFailed: 'Your reason could not be sent. Please try again.',
   noteFailed: 'Your note could not be sent. Please try again.',
+  answerFailed: 'Your answer could not be sent. Please try again.',
   reportFailed: 'Your report could not be sent. Please try again.',
 } as const;
 
@@ -236,6 +243,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     for (const logo of input.logos) form.append(LOGOS_FIELD, logo, logo.name);
     for (const name of input.logoNames ?? []) form.append(LOGO_NAMES_FIELD, name);
     for (const name of input.channels ?? []) form.append(CHANNELS_FIELD, name);
+    for (const name of input.attributes ?? []) form.append(ATTRIBUTES_FIELD, name);
     const feedbackPrompt = input.feedbackPrompt?.trim();
     if (feedbackPrompt) form.append('feedbackPrompt', feedbackPrompt);
     // Sent only when asked for: a creation without it is the spec's (upload order).
@@ -401,6 +409,28 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
 
     /**
+     * PUT /api/sessions/{id}/attributes/{index} (docs/attributes.md): the voter's answer to one attribute's
+     * question, a logo or null for "Can't say"; a later answer replaces it.
+     */
+    async answerAttribute(
+      sessionId: string,
+      attribute: number,
+      logoId: string | null,
+      fingerprint: string,
+    ): Promise<AttributeAnswerResponse> {
+      const json: AttributeAnswerRequest = { logoId };
+      try {
+        return await request<AttributeAnswerResponse>(`/api/sessions/${encodeURIComponent(sessionId)}/attributes/${attribute}`, {
+          method: 'PUT',
+          json,
+          headers: { [FINGERPRINT_HEADER]: fingerprint },
+        });
+      } catch (error) {
+        throw new Error((error instanceof ApiError && error.serverMessage) || MESSAGES.answerFailed, { cause: error });
+      }
+    },
+
+    /**
      * PUT /api/sessions/{id}/note (docs/reasons.md, "Notes"): the visitor's one-line note on one logo,
      * 'What would you change?'. Answers the note as stored (profanity masked); a refusal throws an Error
      * with the server's message.
@@ -482,6 +512,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** GET /api/sessions/{id}/channels (docs/channels.md): the votes per channel and of the plain link, for the poll's creator. */
     getChannelResults(sessionId: string, creatorToken: string): Promise<ChannelResults> {
       return request(`/api/sessions/${encodeURIComponent(sessionId)}/channels`, { headers: { [CREATOR_TOKEN_HEADER]: creatorToken } });
+    },
+
+    /** GET /api/sessions/{id}/attributes (docs/attributes.md): each attribute's answers; each channel's too, for the creator. */
+    getAttributeResults(sessionId: string, creatorToken?: string): Promise<AttributeResults> {
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/attributes`, creatorHeaders(creatorToken));
     },
 
     /** Where the results export is downloaded (GET /api/sessions/{id}/results.csv, docs/export.md). */

@@ -14,6 +14,7 @@ export const FINGERPRINT_LENGTH: typeof Contracts.FINGERPRINT_LENGTH = 16;
 export const LOGOS_FIELD: typeof Contracts.LOGOS_FIELD = 'logos';
 export const LOGO_NAMES_FIELD: typeof Contracts.LOGO_NAMES_FIELD = 'logoNames';
 export const CHANNELS_FIELD: typeof Contracts.CHANNELS_FIELD = 'channels';
+export const ATTRIBUTES_FIELD: typeof Contracts.ATTRIBUTES_FIELD = 'attributes';
 export const VIA_PARAM: typeof Contracts.VIA_PARAM = 'via';
 export const MAX_LOGO_NAME_LENGTH: typeof Contracts.MAX_LOGO_NAME_LENGTH = 60;
 export const MODERATION_IMAGE_FIELD: typeof Contracts.MODERATION_IMAGE_FIELD = 'image';

@@ -7,6 +7,7 @@ import { analyticsRouter } from './routes/analytics';
 import { fingerprintTestRouter } from './routes/fingerprint-test';
 import { notesRouter } from './routes/notes';
 import { reasonsRouter } from './routes/reasons';
+import { attributesRouter } from './routes/attributes';
 import { reportsRouter } from './routes/reports';
 import { votesRouter } from './routes/votes';
 import type { AddressPolicies } from './use-cases/cast-vote';
@@ -72,6 +73,7 @@ export function buildApp({ logger, config, voteSignals = liveResultsSignals(logg
       }),
       reasonsRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, logger }),
       notesRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, logger }),
+      attributesRouter({ csrfSecret: config.CSRF_SECRET, ipHashSalt: config.IP_HASH_SALT, logger }),
       reportsRouter({
         csrfSecret: config.CSRF_SECRET,
         ipHashSalt: config.IP_HASH_SALT,

@@ -1,5 +1,12 @@
 import { HOUR_MS } from '@logovote/contracts';
-import { channelLedger, purgeVotesOfDeletedPolls, sweepAnalyticsEvents, sweepVoteSignals, voteLedger } from '@logovote/models';
+import {
+  attributeLedger,
+  channelLedger,
+  purgeVotesOfDeletedPolls,
+  sweepAnalyticsEvents,
+  sweepVoteSignals,
+  voteLedger,
+} from '@logovote/models';
 import { bootService, connectMongo, disconnectMongo, runInBackground } from '@logovote/service-kit';
 import { buildApp, liveResultsSignals } from './app';
 import { loadConfig } from './config';
@@ -32,6 +39,7 @@ bootService({
     await connectMongo(config.MONGODB_URI, logger);
     const folder = runInBackground('fold vote tallies', () => voteLedger.foldDue(), FOLD_INTERVAL_MS, logger);
     const channelFolder = runInBackground('fold channel tallies', () => channelLedger.foldDue(), FOLD_INTERVAL_MS, logger);
+    const answersFolder = runInBackground('fold attribute answers', () => attributeLedger.foldDue(), FOLD_INTERVAL_MS, logger);
     const themesFolder = runInBackground('find reason themes', () => foldReasonThemes(), FOLD_THEMES_INTERVAL_MS, logger);
     const purger = runInBackground('remove the votes of deleted polls', () => purgeVotesOfDeletedPolls(), PURGE_INTERVAL_MS, logger);
     const forgetter = runInBackground('forget expired proofs of work', () => forgetExpiredProofs(), FORGET_PROOFS_INTERVAL_MS, logger);
@@ -57,6 +65,7 @@ bootService({
         await Promise.all([
           folder.stop(),
           channelFolder.stop(),
+          answersFolder.stop(),
           themesFolder.stop(),
           purger.stop(),
           forgetter.stop(),

@@ -194,6 +194,19 @@ export function exactTally(names: { revisions: string; steps: string; model: str
     return times.length === 0 ? null : new Date(Math.max(...times));
   }
 
+  /**
+   * Every member of a tally with its value (null: it holds none), read from the tally's revisions (one
+   * equality lookup, in memory: for exports of tallies of thousands of members, not for request paths).
+   */
+  async function memberValues(tally: string): Promise<Map<string, string | null>> {
+    const rows = await RevisionModel.find({ tally }, { _id: 0, member: 1, rev: 1, to: 1 }).lean<
+      Pick<Revision, 'member' | 'rev' | 'to'>[]
+    >();
+    const newest = new Map<string, Pick<Revision, 'rev' | 'to'>>();
+    for (const row of rows) if ((newest.get(row.member)?.rev ?? 0) < row.rev) newest.set(row.member, row);
+    return new Map([...newest].map(([member, { to }]) => [member, to]));
+  }
+
   /** Whether anything of a tally is stored. */
   async function hasTally(tally: string): Promise<boolean> {
     return (await RevisionModel.exists({ tally })) !== null || (await StepModel.exists({ tally })) !== null;
@@ -286,6 +299,7 @@ export function exactTally(names: { revisions: string; steps: string; model: str
     head,
     readCounts,
     lastChangeAt,
+    memberValues,
     hasTally,
     countPending,
     fold,

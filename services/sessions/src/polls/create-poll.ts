@@ -37,10 +37,14 @@ export interface PollChoices {
   resultsVisibility?: ResultsVisibility | undefined;
   /** The channels' names (docs/channels.md), validated. */
   channels?: string[] | undefined;
+  /** What voters rate the logos on after their vote (docs/attributes.md), validated. */
+  attributes?: string[] | undefined;
 }
 
-export interface NewPoll extends Omit<PollChoices, 'resultsVisibility' | 'channels'> {
+export interface NewPoll extends Omit<PollChoices, 'resultsVisibility' | 'channels' | 'attributes'> {
   pollId: string;
+  /** Absent when the creator named none. */
+  attributes: string[] | undefined;
   /** Absent when the creator named none. */
   channels: Channel[] | undefined;
   /** The rule as stored: absent for 'everyone'. */
@@ -104,6 +108,7 @@ async function storePoll(
   const sharedNetwork = choices.sharedNetwork === true ? true : undefined;
   const resultsVisibility = choices.resultsVisibility === 'everyone' ? undefined : choices.resultsVisibility;
   const channels = choices.channels?.length ? choices.channels.map((name) => ({ id: newChannelId(), name })) : undefined;
+  const attributes = choices.attributes?.length ? choices.attributes : undefined;
   const pollId = newPollId();
   const uploads = logos.map(({ file, image, name }) => ({
     path: file.path,
@@ -131,6 +136,7 @@ async function storePoll(
       sharedNetwork,
       resultsVisibility,
       channels,
+      attributes,
       logos: stored,
       creatorTokenHash,
     });
@@ -165,7 +171,7 @@ async function storePoll(
       .catch((cleanupError: unknown) => logger.error({ err: cleanupError, pollId }, 'clean-up failed; the retention sweep will finish it'));
     return 'storage-failed';
   }
-  return { pollId, feedbackPrompt, logoOrder, resultsVisibility, channels, logos: stored };
+  return { pollId, feedbackPrompt, logoOrder, resultsVisibility, channels, attributes, logos: stored };
 }
 
 export interface CreatePollDeps {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { stringify } from 'csv-stringify';
 import { DIRECT_LINK_GROUP, rankGroup, rankLogos, resultsCsvFileName } from '@logovote/contracts';
-import { allNotes, allReasons, channelNamer, readLogoThemes, voteLedger, type Poll } from '@logovote/models';
+import { allNotes, allReasons, attributeAnswers, channelNamer, readLogoThemes, voteLedger, type Poll } from '@logovote/models';
 import type { Logger } from '@logovote/service-kit';
 import { channelResults } from './channel-counts';
 import { logosWithCounts, totalVotes } from './vote-counts';
@@ -22,6 +22,12 @@ const CHANNEL_COLUMN = 'Channel';
 const NOTE_COLUMNS = ['Note', 'Note date'];
 /** After them: on a reason's row, the theme of its logo's reasons it belongs to (docs/reasons.md, "Themes"), if any. */
 const THEME_COLUMN = 'Theme';
+/**
+ * A poll with attributes (docs/attributes.md) has two more, last: on each answer's row (after the channel
+ * rows, one per voter and attribute) the attribute and the answer, the logo's label or "Can't say".
+ */
+const ATTRIBUTE_COLUMNS = ['Attribute', 'Answer'];
+const CANT_SAY = "Can't say";
 type Cell = string | number;
 
 /**
@@ -35,9 +41,14 @@ const neutralizeFormula = (text: string): string => (FORMULA_START.test(text) ? 
  * Answers `ctx` with the poll's results as CSV, streamed (docs/export.md): one row per logo in the page's
  * order, labels and rounded percentages as the page shows them (the ranking is the page's own code, from
  * @logovote/contracts, over the upload order, so ties read the same in every export), then every kept
- * reason, per logo, newest first, with its theme, then every note likewise, then the channels' rows. The creator's download and the admin's.
+ * reason, per logo, newest first, with its theme, then every note likewise, then the channels' rows, then
+ * every answer to the attribute questions. The creator's download and the admin's.
  */
-export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Poll, '_id' | 'logos' | 'channels'>): Promise<void> {
+export async function sendResultsCsv(
+  ctx: Context,
+  logger: Logger,
+  poll: Pick<Poll, '_id' | 'logos' | 'channels' | 'attributes'>,
+): Promise<void> {
   const counts = await voteLedger.readCounts(poll._id);
   const logos = logosWithCounts(poll.logos, counts);
   const ranked = rankLogos(logos, totalVotes(logos));
@@ -47,6 +58,9 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
   const channelCell = async (entry?: { voterKey: string; channel?: string | undefined }): Promise<Cell[]> =>
     byChannel ? [entry ? neutralizeFormula(await channelOf(entry)) : ''] : [];
   const noNote = ['', ''];
+  const attributes = poll.attributes ?? [];
+  /** The attribute cells of a row: none without attributes. */
+  const noAttribute: Cell[] = attributes.length > 0 ? ['', ''] : [];
   /** Each logo's theme of each reason it has one for, by the reason's slot name. */
   const themeOf = async (logoId: string) => {
     const themes = (await readLogoThemes(poll._id, logoId))?.value.themes ?? [];
@@ -66,6 +80,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
         ...(await channelCell()),
         ...noNote,
         '',
+        ...noAttribute,
       ];
     }
     for (const { logo, label } of ranked) {
@@ -83,6 +98,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
           ...(await channelCell(reason)),
           ...noNote,
           neutralizeFormula(themes.get(reason.name) ?? ''),
+          ...noAttribute,
         ];
       }
     }
@@ -100,9 +116,35 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
           neutralizeFormula(note.text),
           note.at.toISOString(),
           '',
+          ...noAttribute,
         ];
       }
     }
+    yield* channelRows();
+    if (attributes.length === 0) return;
+    const labels = new Map(ranked.map(({ logo, label }) => [logo.id, { logo, label }]));
+    for (const answer of await attributeAnswers(poll._id)) {
+      const name = attributes[answer.attribute];
+      if (name === undefined) continue;
+      const picked = answer.logoId === null ? undefined : labels.get(answer.logoId);
+      yield [
+        picked?.label ?? '',
+        picked ? neutralizeFormula(picked.logo.originalName) : '',
+        '',
+        '',
+        '',
+        '',
+        picked ? neutralizeFormula(picked.logo.name) : '',
+        ...(await channelCell({ voterKey: answer.voterKey })),
+        ...noNote,
+        '',
+        neutralizeFormula(name),
+        picked?.label ?? CANT_SAY,
+      ];
+    }
+  }
+
+  async function* channelRows(): AsyncGenerator<Cell[]> {
     if (!byChannel) return;
     const groups = [...byChannel.channels, { name: DIRECT_LINK_GROUP, ...byChannel.direct }];
     for (const group of groups) {
@@ -121,6 +163,7 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
           name,
           ...noNote,
           '',
+          ...noAttribute,
         ];
       }
     }
@@ -129,7 +172,13 @@ export async function sendResultsCsv(ctx: Context, logger: Logger, poll: Pick<Po
   const csv = stringify({
     bom: true,
     header: true,
-    columns: [...COLUMNS, ...(byChannel ? [CHANNEL_COLUMN] : []), ...NOTE_COLUMNS, THEME_COLUMN],
+    columns: [
+      ...COLUMNS,
+      ...(byChannel ? [CHANNEL_COLUMN] : []),
+      ...NOTE_COLUMNS,
+      THEME_COLUMN,
+      ...(attributes.length > 0 ? ATTRIBUTE_COLUMNS : []),
+    ],
     record_delimiter: 'windows',
   });
   const source = Readable.from(rows());

@@ -16,7 +16,7 @@ export function exportRouter(logger: Logger, secrets: { csrfSecret: string; ipHa
 
   router.get('/api/sessions/:sessionId/results.csv', async (ctx) => {
     // A hidden poll's export is refused like its other public reads (403, docs/moderation.md).
-    const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos', 'channels', ...RESULTS_RULE_FIELDS]);
+    const poll = await shownPollOr4xx(ctx.params.sessionId, ['logos', 'channels', 'attributes', ...RESULTS_RULE_FIELDS]);
     const viewer = viewerOf(ctx, poll._id);
     // Counts and reasons withheld from this viewer are refused like the rest (docs/results-visibility.md).
     const withheld = await resultsWithheldFrom(poll, viewer);

@@ -1,11 +1,13 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import {
+  ATTRIBUTES_FIELD,
   CHANNELS_FIELD,
   CreateSessionFields,
   LOGOS_FIELD,
   LOGO_NAMES_FIELD,
   MAX_FEEDBACK_PROMPT_LENGTH,
+  MAX_ATTRIBUTES_PER_POLL,
   MAX_CHANNELS_PER_POLL,
   MAX_LOGO_BYTES,
   MAX_LOGOS_PER_POLL,
@@ -103,8 +105,12 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
       maxFiles: MAX_LOGOS_PER_POLL,
       maxFileBytes: MAX_LOGO_BYTES,
       textFields: ['feedbackPrompt', 'logoOrder', 'sharedNetwork', 'resultsVisibility'],
-      // One more channel than allowed is received, so too many is refused with the schema's message.
-      repeatedTextFields: { [LOGO_NAMES_FIELD]: MAX_LOGOS_PER_POLL, [CHANNELS_FIELD]: MAX_CHANNELS_PER_POLL + 1 },
+      // One more channel (and attribute) than allowed is received, so too many is refused with the schema's message.
+      repeatedTextFields: {
+        [LOGO_NAMES_FIELD]: MAX_LOGOS_PER_POLL,
+        [CHANNELS_FIELD]: MAX_CHANNELS_PER_POLL + 1,
+        [ATTRIBUTES_FIELD]: MAX_ATTRIBUTES_PER_POLL + 1,
+      },
       // Bytes, not characters: room for the longest prompt in any script; the schema counts characters.
       maxFieldBytes: MAX_FEEDBACK_PROMPT_LENGTH * 4,
       tooManyFilesMessage: TOO_MANY_LOGOS,
@@ -116,6 +122,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         ...fields,
         logoNames: repeatedFields[LOGO_NAMES_FIELD],
         channels: repeatedFields[CHANNELS_FIELD],
+        attributes: repeatedFields[ATTRIBUTES_FIELD],
       });
       if (files.length === 0) throw new HttpError(400, NO_LOGOS);
       const { logoNames } = choices;
@@ -130,6 +137,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
           sharedNetwork: choices.sharedNetwork,
           resultsVisibility: choices.resultsVisibility,
           channels: choices.channels,
+          attributes: choices.attributes,
         },
         creatorTokenHash: hashCreatorToken(creatorToken),
       });
@@ -148,6 +156,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
         ...(poll.logoOrder ? { logoOrder: poll.logoOrder } : {}),
         ...(poll.resultsVisibility ? { resultsVisibility: poll.resultsVisibility } : {}),
         ...(poll.channels ? { channels: poll.channels } : {}),
+        ...(poll.attributes ? { attributes: poll.attributes } : {}),
         // Answered here only: the poll keeps its hash (docs/closing.md).
         creatorToken,
       };
@@ -185,6 +194,7 @@ export function sessionsRouter(options: SessionsRouteOptions): Router {
           csrfToken,
           ...(shuffled ? { logoOrder: 'shuffled' as const } : {}),
           ...(poll.channels?.length ? { channels: poll.channels.map(({ id, name }) => ({ id, name })) } : {}),
+          ...(poll.attributes?.length ? { attributes: [...poll.attributes] } : {}),
           // The gateway asks for the order of the browser it writes the page for, to show its first logo.
           ...(shuffled && voter
             ? {
