@@ -172,6 +172,7 @@ describe('text the API refuses', () => {
       await create(6, [
         { name: 'logos', filename: `${marker}-logo\u202Elmth.png`, type: 'image/png', data: '<html><script>alert(1)</script></html>' },
       ]),
+      await create(8, [{ name: 'attributes', data: `${marker} \u202Ehtrowtsurt` }, png('a.png'), png('b.png')]),
       await call(target, {
         method: 'PUT',
         path: `/api/sessions/${poll.sessionId}/reason`,

@@ -4,6 +4,7 @@ import { analytics, MAX_FEEDBACK_PROMPT_LENGTH, MAX_LOGOS_PER_POLL } from '@logo
 import { defaultLogoName } from '@logovote/contracts/logo-name';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 
+import { AttributesChoice } from './AttributesChoice';
 import { ChannelsChoice } from './ChannelsChoice';
 import { LANDING_TITLE } from './landing-copy';
 import { selectLogos } from './logo-selection';
@@ -74,6 +75,8 @@ export default function LandingPage(_props: LandingPageProps) {
   const [resultsVisibility, setResultsVisibility] = useState<ResultsVisibility>('everyone');
   // Beyond the spec (docs/channels.md): none unless the creator names audiences.
   const [channels, setChannels] = useState<string[]>([]);
+  // Beyond the spec (docs/attributes.md): none unless the creator asks voters to rate the logos.
+  const [attributes, setAttributes] = useState<string[]>([]);
   // Files of the last pick that the browser could not draw, named under the picker.
   const [unreadable, setUnreadable] = useState<string[]>([]);
   const flow = useCreationFlow();
@@ -176,6 +179,8 @@ export default function LandingPage(_props: LandingPageProps) {
       sharedNetwork,
       resultsVisibility,
       channels,
+      // Without attributes the request is the spec's.
+      ...(attributes.length > 0 ? { attributes } : {}),
     });
   };
 
@@ -222,6 +227,7 @@ export default function LandingPage(_props: LandingPageProps) {
               />
               <ResultsVisibilityChoice value={resultsVisibility} onChange={setResultsVisibility} />
               <ChannelsChoice value={channels} onChange={setChannels} disabled={flow.isCreating} />
+              <AttributesChoice value={attributes} onChange={setAttributes} disabled={flow.isCreating} />
               <div className="flex flex-col gap-2">
                 <Label htmlFor={feedbackId}>Feedback question (optional)</Label>
                 <Textarea

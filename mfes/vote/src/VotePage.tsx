@@ -38,6 +38,8 @@ export type VotePageProps = { sessionId: string };
 
 const loadDoneDialog = () => import(/* webpackChunkName: "done-dialog" */ './DoneDialog');
 const DoneDialog = lazy(loadDoneDialog);
+// Only a poll with attributes (docs/attributes.md) needs the questions' code, and only after a vote.
+const AttributeQuestions = lazy(() => import(/* webpackChunkName: "attribute-questions" */ './AttributeQuestions'));
 
 /** The left and right arrow keys move between logos, unless a field, a dialog or a modifier has them. */
 function useArrowKeys(onPrevious: () => void, onNext: () => void, enabled: boolean) {
@@ -168,6 +170,12 @@ function VotingView({ session, voting }: VotingViewProps) {
       {voting.votedThisVisit && !voting.isSubmitting && voting.votedLogoId && (
         <ReasonBox key={voting.votedLogoId} sessionId={session.sessionId} />
       )}
+      {/* Kept while a changed vote is sent: the answers belong to the voter, not to the logo voted for. */}
+      {voting.votedThisVisit && voting.votedLogoId && session.attributes?.length ? (
+        <Suspense fallback={null}>
+          <AttributeQuestions sessionId={session.sessionId} attributes={session.attributes} logos={logos} />
+        </Suspense>
+      ) : null}
       {/* A voter may say what it would change about any logo it sees, voted for or not (docs/reasons.md, "Notes"). */}
       {voting.votedLogoId !== null && !voting.isSubmitting && current && (
         <NoteBox key={current.id} sessionId={session.sessionId} logo={current} />

@@ -32,7 +32,7 @@ const MARGIN_PX = 8;
  * and above the on-screen keyboard, which shrinks the visual viewport rather than the page on most phones.
  * An element taller than the room shows its top.
  */
-function scrollClear(element: HTMLElement) {
+export function scrollClearOfBar(element: HTMLElement) {
   const box = element.getBoundingClientRect();
   const viewport = window.visualViewport;
   const visibleTop = viewport ? viewport.offsetTop : 0;
@@ -51,7 +51,7 @@ export function useKeptInSight(element: RefObject<HTMLElement | null>, active: b
   useEffect(() => {
     if (!active) return undefined;
     const keep = () => {
-      if (element.current) scrollClear(element.current);
+      if (element.current) scrollClearOfBar(element.current);
     };
     // After the browser's own scroll to the focused field.
     const frame = requestAnimationFrame(keep);
