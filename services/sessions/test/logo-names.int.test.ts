@@ -130,12 +130,12 @@ describe('ties', () => {
     // Fourth and second lead tied, third and first trail tied.
     await insertVotes(session.sessionId, [fourth!, fourth!, second!, second!, third!, first!]);
 
-    // The note columns (docs/export.md) are empty on a logo's row.
+    // The note and theme columns (docs/export.md) are empty on a logo's row.
     const expected = [
-      ['Logo A', 'second.png', '2', '33', '', '', 'Second', '', ''],
-      ['Logo B', 'fourth.png', '2', '33', '', '', 'Fourth', '', ''],
-      ['Logo C', 'first.png', '1', '17', '', '', 'First', '', ''],
-      ['Logo D', 'third.svg', '1', '17', '', '', 'Third', '', ''],
+      ['Logo A', 'second.png', '2', '33', '', '', 'Second', '', '', ''],
+      ['Logo B', 'fourth.png', '2', '33', '', '', 'Fourth', '', '', ''],
+      ['Logo C', 'first.png', '1', '17', '', '', 'First', '', '', ''],
+      ['Logo D', 'third.svg', '1', '17', '', '', 'Third', '', '', ''],
     ];
     expect((await csvRows(session.sessionId, session.creatorToken)).slice(1)).toEqual(expected);
     // Asked again, and with a voter's seed in between: the same file.
