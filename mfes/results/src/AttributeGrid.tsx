@@ -1,25 +1,11 @@
 import type { AttributeCounts, AttributeResults } from '@logovote/contracts';
 import type { RankedLogo } from '@logovote/contracts/ranking';
 import { DIRECT_LINK_GROUP } from '@logovote/contracts/ranking';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  cn,
-  SpinnerIcon,
-  Tabs,
-  TabsContent,
-  TabsList,
-  TabsTrigger,
-} from '@logovote/ui';
+import { cn } from '@logovote/ui';
 import { api } from '@logovote/web-client';
-import { useQuery } from '@tanstack/react-query';
 
 import { attributeRow, differingLeaderSentence, type AttributeCall } from './attribute-grid';
-import { reasonsQueryKey } from './ReasonList';
-import { useAfterPageLoad } from './use-after-page-load';
+import { useAfterLoadQuery, VoterWordsSection } from './VoterWordsSection';
 
 const CALL_STYLE: Record<AttributeCall, string> = {
   clear: 'bg-emerald-100 text-emerald-900',
@@ -123,68 +109,50 @@ type AttributeGridProps = { sessionId: string; ranked: readonly RankedLogo[]; cr
  * results say answers changed (the reasons' query key).
  */
 export default function AttributeGrid({ sessionId, ranked, creatorToken }: AttributeGridProps) {
-  const loaded = useAfterPageLoad();
-  const results = useQuery({
-    queryKey: [...reasonsQueryKey(sessionId), 'attributes'],
-    queryFn: () => api.getAttributeResults(sessionId, creatorToken),
-    enabled: loaded,
-    retry: false,
-    refetchOnWindowFocus: false,
-    gcTime: 0,
-  });
+  const results = useAfterLoadQuery(sessionId, 'attributes', () => api.getAttributeResults(sessionId, creatorToken));
   const attributes: AttributeResults['attributes'] = results.data?.attributes ?? [];
   const channels = attributes[0]?.channels ?? [];
   const groupOf = (pick: (attribute: AttributeResults['attributes'][number]) => AttributeCounts | undefined) =>
     attributes.map((attribute) => ({ name: attribute.name, counts: pick(attribute) ?? { logos: [], cantSay: 0 } }));
   return (
-    <Card data-testid="attribute-results">
-      <CardHeader>
-        <CardTitle className="text-xl">
-          <h2>What each logo says</h2>
-        </CardTitle>
-        <CardDescription>Voters picked the logo that fits each word best, after their vote.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {results.isPending && (
-          <p className="flex items-center gap-1 text-sm text-muted-foreground">
-            <SpinnerIcon className="size-3" />
-            Loading answers...
-          </p>
-        )}
-        {results.isError && <p className="text-sm text-muted-foreground">The answers could not be loaded.</p>}
-        {results.isSuccess && channels.length === 0 && (
-          <Grid groups={groupOf((attribute) => attribute)} ranked={ranked} caption="Answers per attribute and logo" withSentences />
-        )}
-        {results.isSuccess && channels.length > 0 && (
-          // Tab values go into element ids: positions, not the channels' names.
-          <Tabs defaultValue="all">
-            <TabsList aria-label="Whose answers" className="h-auto flex-wrap justify-start">
-              <TabsTrigger value="all">All voters</TabsTrigger>
-              {channels.map((channel, index) => (
-                <TabsTrigger key={channel.id} value={`channel-${index}`}>
-                  {channel.name}
-                </TabsTrigger>
-              ))}
-              <TabsTrigger value="direct">{DIRECT_LINK_GROUP}</TabsTrigger>
-            </TabsList>
-            <TabsContent value="all">
-              <Grid groups={groupOf((attribute) => attribute)} ranked={ranked} caption="Answers of all voters" withSentences />
-            </TabsContent>
-            {channels.map((channel, index) => (
-              <TabsContent key={channel.id} value={`channel-${index}`}>
-                <Grid
-                  groups={groupOf((attribute) => attribute.channels?.find((entry) => entry.id === channel.id))}
-                  ranked={ranked}
-                  caption={`Answers of ${channel.name}`}
-                />
-              </TabsContent>
-            ))}
-            <TabsContent value="direct">
-              <Grid groups={groupOf((attribute) => attribute.direct)} ranked={ranked} caption={`Answers of ${DIRECT_LINK_GROUP}`} />
-            </TabsContent>
-          </Tabs>
-        )}
-      </CardContent>
-    </Card>
+    <VoterWordsSection
+      testId="attribute-results"
+      title="What each logo says"
+      description="Voters picked the logo that fits each word best, after their vote."
+      status={results.status}
+      loading="Loading answers..."
+      failed="The answers could not be loaded."
+      tabsLabel="Whose answers"
+      all={
+        <Grid
+          groups={groupOf((attribute) => attribute)}
+          ranked={ranked}
+          caption={channels.length > 0 ? 'Answers of all voters' : 'Answers per attribute and logo'}
+          withSentences
+        />
+      }
+      audiences={
+        channels.length === 0
+          ? []
+          : [
+              ...channels.map((channel) => ({
+                label: channel.name,
+                content: (
+                  <Grid
+                    groups={groupOf((attribute) => attribute.channels?.find((entry) => entry.id === channel.id))}
+                    ranked={ranked}
+                    caption={`Answers of ${channel.name}`}
+                  />
+                ),
+              })),
+              {
+                label: DIRECT_LINK_GROUP,
+                content: (
+                  <Grid groups={groupOf((attribute) => attribute.direct)} ranked={ranked} caption={`Answers of ${DIRECT_LINK_GROUP}`} />
+                ),
+              },
+            ]
+      }
+    />
   );
 }

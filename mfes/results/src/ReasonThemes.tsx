@@ -1,23 +1,9 @@
 import type { LogoThemes, ShownTheme } from '@logovote/contracts';
 import { MIN_REASONS_FOR_THEMES } from '@logovote/contracts/limits';
 import type { RankedLogo } from '@logovote/contracts/ranking';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  SpinnerIcon,
-  Tabs,
-  TabsContent,
-  TabsList,
-  TabsTrigger,
-} from '@logovote/ui';
 import { api } from '@logovote/web-client';
-import { useQuery } from '@tanstack/react-query';
 
-import { reasonsQueryKey } from './ReasonList';
-import { useAfterPageLoad } from './use-after-page-load';
+import { useAfterLoadQuery, VoterWordsSection } from './VoterWordsSection';
 
 function ThemeList({ themes, label }: { themes: readonly ShownTheme[]; label: string }) {
   return (
@@ -74,15 +60,7 @@ type ReasonThemesProps = { sessionId: string; ranked: readonly RankedLogo[]; cre
  * changed (the reasons' query key), so the section below the cards never delays the first paint.
  */
 export default function ReasonThemes({ sessionId, ranked, creatorToken }: ReasonThemesProps) {
-  const loaded = useAfterPageLoad();
-  const themes = useQuery({
-    queryKey: [...reasonsQueryKey(sessionId), 'themes'],
-    queryFn: () => api.getThemes(sessionId, creatorToken),
-    enabled: loaded,
-    retry: false,
-    refetchOnWindowFocus: false,
-    gcTime: 0,
-  });
+  const themes = useAfterLoadQuery(sessionId, 'themes', () => api.getThemes(sessionId, creatorToken));
   const byLogo = new Map<string, LogoThemes>(themes.data?.logos.map((logo) => [logo.logoId, logo]));
   const channels = [...new Set(themes.data?.logos.flatMap((logo) => logo.channels?.map((group) => group.channel) ?? []))];
   const list = (channel?: string) => (
@@ -95,44 +73,17 @@ export default function ReasonThemes({ sessionId, ranked, creatorToken }: Reason
     </ol>
   );
   return (
-    <Card data-testid="reason-themes">
-      <CardHeader>
-        <CardTitle className="text-xl">
-          <h2>What the reasons say</h2>
-        </CardTitle>
-        <CardDescription>Themes in voters&apos; reasons, found on this server: the words never leave it.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {themes.isPending && (
-          <p className="flex items-center gap-1 text-sm text-muted-foreground">
-            <SpinnerIcon className="size-3" />
-            Loading themes...
-          </p>
-        )}
-        {themes.isError && <p className="text-sm text-muted-foreground">Themes could not be loaded.</p>}
-        {themes.isSuccess && channels.length === 0 && list()}
-        {themes.isSuccess && channels.length > 0 && (
-          // Tab values go into element ids: positions, not the channels' names.
-          <Tabs defaultValue="all">
-            <TabsList aria-label="Whose reasons" className="h-auto flex-wrap justify-start">
-              <TabsTrigger value="all" data-testid="themes-channel">
-                All voters
-              </TabsTrigger>
-              {channels.map((name, index) => (
-                <TabsTrigger key={name} value={`channel-${index}`} data-testid="themes-channel">
-                  {name}
-                </TabsTrigger>
-              ))}
-            </TabsList>
-            <TabsContent value="all">{list()}</TabsContent>
-            {channels.map((name, index) => (
-              <TabsContent key={name} value={`channel-${index}`}>
-                {list(name)}
-              </TabsContent>
-            ))}
-          </Tabs>
-        )}
-      </CardContent>
-    </Card>
+    <VoterWordsSection
+      testId="reason-themes"
+      title="What the reasons say"
+      description="Themes in voters' reasons, found on this server: the words never leave it."
+      status={themes.status}
+      loading="Loading themes..."
+      failed="Themes could not be loaded."
+      tabsLabel="Whose reasons"
+      tabTestId="themes-channel"
+      all={list()}
+      audiences={channels.map((name) => ({ label: name, content: list(name) }))}
+    />
   );
 }
