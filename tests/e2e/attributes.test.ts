@@ -189,7 +189,7 @@ const atQuestion = async (page: Page, n: number, of: number) =>
 
 describe('a voter answering the attributes', () => {
   it.each(['phone', 'desktop'] as ViewportName[])(
-    'answers one, cannot say for the next, skips the rest and changes an answer (%s)',
+    'answers one, cannot say for the next, skips the rest and changes an answer, then and on a later visit (%s)',
     async (viewport) => {
       const session = await createPoll({ logos: LOGOS, logoNames: NAMES, attributes: ['Trustworthy', 'Modern', 'Fits a bakery'] });
       const [ring, square] = session.logos.map((logo) => logo.id) as [string, string, string];
@@ -243,6 +243,25 @@ describe('a voter answering the attributes', () => {
       await expect(page.getByTestId('attribute-cant-say').getAttribute('aria-pressed')).resolves.toBe('true');
       await settlesAt(counts, [
         [[1, 0, 0], 0],
+        [[0, 0, 0], 1],
+        [[0, 0, 0], 0],
+      ]);
+
+      // Back another day: the confirmation screen offers the answers given, to change them.
+      await visitPollScreen(page, `/vote/${session.sessionId}`, 'vote');
+      await page.getByTestId('vote-confirmation').waitFor();
+      await expect(page.getByTestId('attribute-done').innerText()).resolves.toBe('Thanks for your answers.');
+      await page.getByTestId('attribute-restart').click();
+      await atQuestion(page, 1, 3);
+      await expect(page.locator(`[data-testid="attribute-logo"][data-logo-id="${ring}"]`).getAttribute('aria-pressed')).resolves.toBe(
+        'true',
+      );
+      await page.getByTestId('attribute-step').scrollIntoViewIfNeeded();
+      await shoot(page, `attributes-returning-${viewport}`);
+      await page.locator(`[data-testid="attribute-logo"][data-logo-id="${square}"]`).click();
+      await atQuestion(page, 2, 3);
+      await settlesAt(counts, [
+        [[0, 1, 0], 0],
         [[0, 0, 0], 1],
         [[0, 0, 0], 0],
       ]);

@@ -1,9 +1,9 @@
-import type { Logo } from '@logovote/contracts';
+import type { Logo, MyAttributeAnswers } from '@logovote/contracts';
 import { attributeQuestion } from '@logovote/contracts/attribute-question';
 import { logoPath } from '@logovote/contracts/logo-path';
 import { Button, CheckIcon, cn, LogoOnBackdrop, SpinnerIcon } from '@logovote/ui';
 import { api, getFingerprint } from '@logovote/web-client';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 
 import { scrollClearOfBar } from './clear-of-bar';
@@ -18,12 +18,36 @@ type Answer = string | null;
  * Brief-fit ratings (docs/attributes.md): after the vote, one forced choice per attribute the creator named
  * ("Which looks most trustworthy?"), one tap each, the logos in an order of their own per question, or
  * "Can't say", or "Skip the rest". An answer is sent as it is tapped; a later one replaces it, so 'Change your
- * answers' goes through them again with this visit's answers marked. A poll without attributes never loads this.
+ * answers' goes through them again with the voter's answers marked. A voter who answered before (on another
+ * visit) starts there rather than at the first question. A poll without attributes never loads this.
  */
-export default function AttributeQuestions({ sessionId, attributes, logos }: AttributeQuestionsProps) {
+/** The visitor's answers in a poll (GET my-attributes), kept as answers are given for the screen that shows them next. */
+const myAnswersKey = (sessionId: string) => ['vote', 'my-attributes', sessionId];
+
+export default function AttributeQuestions(props: AttributeQuestionsProps) {
+  const mine = useQuery({
+    queryKey: myAnswersKey(props.sessionId),
+    queryFn: async () => api.getMyAttributeAnswers(props.sessionId, await getFingerprint()),
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+  // Known before the questions show, so a voter who answered is not asked from the start; unknown, asked.
+  if (mine.isPending) return null;
+  return <Questions {...props} given={mine.data?.answers ?? []} />;
+}
+
+function Questions({
+  sessionId,
+  attributes,
+  logos,
+  given: earlier,
+}: AttributeQuestionsProps & { given: { attribute: number; logoId: Answer }[] }) {
   const [orders] = useState(() => freshOrders(logos, attributes.length));
-  const [step, setStep] = useState<AttributeStep>({ question: 0 });
-  const [answers, setAnswers] = useState<ReadonlyMap<number, Answer>>(new Map());
+  const [step, setStep] = useState<AttributeStep>(earlier.length > 0 ? { done: 'answered' } : { question: 0 });
+  const [answers, setAnswers] = useState<ReadonlyMap<number, Answer>>(
+    () => new Map(earlier.map((answer) => [answer.attribute, answer.logoId])),
+  );
+  const queryClient = useQueryClient();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const box = useRef<HTMLElement>(null);
@@ -32,6 +56,11 @@ export default function AttributeQuestions({ sessionId, attributes, logos }: Att
       api.answerAttribute(sessionId, question, answer, await getFingerprint()),
     onSuccess: (given) => {
       setAnswers((known) => new Map(known).set(given.attribute, given.logoId));
+      queryClient.setQueryData<MyAttributeAnswers>(myAnswersKey(sessionId), (mine) => ({
+        answers: [...(mine?.answers ?? []).filter((answer) => answer.attribute !== given.attribute), given].sort(
+          (a, b) => a.attribute - b.attribute,
+        ),
+      }));
       // A skip while the answer was on its way stands.
       setStep((now) => ('question' in now && now.question === given.attribute ? stepAfter(given.attribute, attributes.length) : now));
     },

@@ -319,6 +319,11 @@ function VoteScreen({ sessionId }: VotePageProps) {
         <VoteConfirmation session={session} logoId={voting.serverVotedLogoId} onChangeVote={voting.changeVote} />
       )}
       {phase === 'confirmation' && session && <ReasonBox sessionId={session.sessionId} given={voting.givenReason} />}
+      {phase === 'confirmation' && session?.attributes?.length ? (
+        <Suspense fallback={null}>
+          <AttributeQuestions sessionId={session.sessionId} attributes={session.attributes} logos={session.logos} />
+        </Suspense>
+      ) : null}
       {phase === 'confirmation' && session && <ReportPoll sessionId={session.sessionId} />}
       {phase === 'voting' && session && <VotingView session={session} voting={voting} />}
     </section>

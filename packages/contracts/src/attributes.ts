@@ -45,6 +45,10 @@ export type AttributeAnswerRequest = z.infer<typeof AttributeAnswerRequest>;
 export const AttributeAnswerResponse = z.object({ attribute: z.number().int().nonnegative(), logoId: z.string().nullable() });
 export type AttributeAnswerResponse = z.infer<typeof AttributeAnswerResponse>;
 
+/** GET /api/sessions/{sessionId}/my-attributes: the visitor's current answers, one per attribute answered, in the poll's order. */
+export const MyAttributeAnswers = z.object({ answers: z.array(AttributeAnswerResponse) });
+export type MyAttributeAnswers = z.infer<typeof MyAttributeAnswers>;
+
 export const ATTRIBUTE_MESSAGES = {
   noVote: 'Vote first: these questions come after your vote',
   noSuchAttribute: 'This attribute is not part of this voting session',

@@ -48,6 +48,18 @@ export interface StoredAnswer {
   logoId: string | null;
 }
 
+/** One voter's current answers in a poll of `attributes` attributes: the answered ones, in the poll's order (logoId null: "Can't say"). */
+export async function voterAnswers(voterKey: string, attributes: number): Promise<{ attribute: number; logoId: string | null }[]> {
+  const heads = await Promise.all(
+    Array.from({ length: attributes }, (_, attribute) => attributeLedger.head(attributeMember(voterKey, attribute))),
+  );
+  return heads.flatMap(({ value }, attribute) => {
+    if (value === null) return [];
+    const logoId = value.slice(value.indexOf(' ') + 1);
+    return [{ attribute, logoId: logoId === CANT_SAY ? null : logoId }];
+  });
+}
+
 /** Every voter's current answer to each attribute of a poll (the export's rows; read whole, see memberValues). */
 export async function attributeAnswers(pollId: string): Promise<StoredAnswer[]> {
   const answers: StoredAnswer[] = [];

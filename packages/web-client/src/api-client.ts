@@ -9,6 +9,7 @@ import type {
   DeletedPoll,
   LogoOrder,
   ModerationResult,
+  MyAttributeAnswers,
   MyNotes,
   MyVote,
   NoteRequest,
@@ -462,6 +463,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
 
     /** GET /api/sessions/{id}/my-notes: the visitor's notes in the poll, one per logo at most. */
+    /** GET /api/sessions/{id}/my-attributes (docs/attributes.md): the visitor's answers to the poll's attribute questions. */
+    getMyAttributeAnswers(sessionId: string, fingerprint: string): Promise<MyAttributeAnswers> {
+      return request(`/api/sessions/${encodeURIComponent(sessionId)}/my-attributes`, { headers: { [FINGERPRINT_HEADER]: fingerprint } });
+    },
+
     getMyNotes(sessionId: string, fingerprint: string): Promise<MyNotes> {
       return request(`/api/sessions/${encodeURIComponent(sessionId)}/my-notes`, { headers: { [FINGERPRINT_HEADER]: fingerprint } });
     },

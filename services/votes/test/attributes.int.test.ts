@@ -162,6 +162,46 @@ describe('PUT attributes/{index}', () => {
   });
 });
 
+const myAnswers = (sessionId: string, voter: Voter) =>
+  request(server)
+    .get(`/api/sessions/${sessionId}/my-attributes`)
+    .set('X-Client-Fingerprint', voter.fingerprint)
+    .set('X-Forwarded-For', voter.ip);
+
+describe('GET my-attributes', () => {
+  it("answers the visitor's current answers in the poll's order, none before any, and no other voter's", async () => {
+    const { sessionId, logoIds } = await pollWithAttributes();
+    const [a, b] = logoIds as [string, string];
+    const voter = newVoter();
+    const other = newVoter();
+    await vote(sessionId, voter, a);
+    await vote(sessionId, other, b);
+    const before = await myAnswers(sessionId, voter).expect(200, { answers: [] });
+    expect(before.headers['cache-control']).toBe('no-store');
+    await answer(sessionId, voter, 1, { logoId: null }).expect(200);
+    await answer(sessionId, voter, 0, { logoId: b }).expect(200);
+    await answer(sessionId, voter, 0, { logoId: a }).expect(200);
+    await answer(sessionId, other, 0, { logoId: b }).expect(200);
+    await myAnswers(sessionId, voter).expect(200, {
+      answers: [
+        { attribute: 0, logoId: a },
+        { attribute: 1, logoId: null },
+      ],
+    });
+    // Read on a closed poll too: the voter sees what it answered.
+    await recordVotingState(sessionId, true);
+    await myAnswers(sessionId, other).expect(200, { answers: [{ attribute: 0, logoId: b }] });
+  });
+
+  it('answers 404 for an unknown poll and 400 without a fingerprint', async () => {
+    await myAnswers('AAAAAAAAAAAAAAAA', newVoter()).expect(404);
+    const { sessionId } = await pollWithAttributes();
+    const res = await request(server).get(`/api/sessions/${sessionId}/my-attributes`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: expect.stringContaining('X-Client-Fingerprint') });
+  });
+});
+
 describe('deletion', () => {
   it('removes the answers with the poll, its channels’ too', async () => {
     const { sessionId, logoIds } = await pollWithAttributes();

@@ -5,9 +5,10 @@ import {
   AttributeIndex,
   SESSION_NOT_FOUND,
   type AttributeAnswerResponse,
+  type MyAttributeAnswers,
 } from '@logovote/contracts';
-import { signalAnswersGiven } from '@logovote/models';
-import { HttpError, jsonBody, parseInput, parseJsonBody, requireCsrf, type Logger } from '@logovote/service-kit';
+import { findActivePoll, signalAnswersGiven, voterAnswers } from '@logovote/models';
+import { HttpError, jsonBody, parseInput, parseJsonBody, pollOr404, requireCsrf, type Logger } from '@logovote/service-kit';
 import { answerAttribute, type AnswerOutcome } from '../use-cases/answer-attribute';
 import { voterFinder } from '../voter';
 import { voterRequests } from './voter-request';
@@ -38,7 +39,10 @@ function answerRefusal(answer: Exclude<AnswerOutcome, { outcome: 'recorded' }>):
   }
 }
 
-/** PUT /api/sessions/{sessionId}/attributes/{index}: a voter's answer to one attribute question (docs/attributes.md). */
+/**
+ * PUT /api/sessions/{sessionId}/attributes/{index}: a voter's answer to one attribute question, and GET
+ * my-attributes: the voter's answers, so a returning voter sees and changes them (docs/attributes.md).
+ */
 export function attributesRouter(options: AttributesRouteOptions): Router {
   const router = new Router({ prefix: '/api/sessions/:sessionId' });
   const findVoter = voterFinder(options.ipHashSalt);
@@ -57,6 +61,15 @@ export function attributesRouter(options: AttributesRouteOptions): Router {
       await signalAnswersGiven(pollId).catch((error: unknown) => options.logger.warn({ err: error }, 'live answers signal not written'));
     }
     const body: AttributeAnswerResponse = { attribute, logoId };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  router.get('/my-attributes', async (ctx) => {
+    const voter = voters.cluesOf(ctx, ctx.params.sessionId);
+    const poll = pollOr404(await findActivePoll(ctx.params.sessionId, ['attributes']));
+    const body: MyAttributeAnswers = { answers: await voterAnswers(findVoter(poll._id, voter).voterKey, poll.attributes?.length ?? 0) };
+    // Per visitor (by header and cookie), so no cache may keep it for the URL.
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });
