@@ -2,6 +2,7 @@
 /// <reference path="./seedrandom-alea.d.ts" />
 import alea from 'seedrandom/lib/alea';
 
+import { MAX_LOGOS_PER_POLL } from './limits';
 import { CLEAR_FAVOURITE_CHANCE, normalVariates } from './verdict';
 
 /*
@@ -171,19 +172,19 @@ function cholesky(a: readonly (readonly number[])[]): number[][] {
 /** Draws per chance: their share is within about 0.3 percentage points of the exact chance near 95%. */
 const DRAWS = 4000;
 
-/** The fixed standard normal draws, three per row (four logos have three free strengths), made once. */
+/** The fixed standard normal draws, one per free strength of the largest poll in each row, made once. */
 let draws: number[][] | undefined;
 function fixedDraws(): number[][] {
   if (!draws) {
     const normal = normalVariates(alea('pairwise-verdict'));
-    draws = Array.from({ length: DRAWS }, () => [normal(), normal(), normal()]);
+    draws = Array.from({ length: DRAWS }, () => Array.from({ length: MAX_LOGOS_PER_POLL - 1 }, normal));
   }
   return draws;
 }
 
 /**
- * Each logo's chance to be the most preferred, in the poll's order, from every voter's pattern of choices (any
- * number of logos from 2 on; head-to-head polls have 3 or 4).
+ * Each logo's chance to be the most preferred, in the poll's order, from every voter's pattern of choices (2 to
+ * MAX_LOGOS_PER_POLL logos; head-to-head polls have 3 or 4).
  */
 function pairwiseChances(logos: number, patterns: readonly ChoicePattern[]): number[] {
   const { strengths, information } = fitStrengths(pairWins(logos, patterns));
