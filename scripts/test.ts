@@ -11,13 +11,31 @@ import type { TestStackEnv } from '../tests/support/stack-env';
 import { STACK_ENV_VAR, TEST_STACK_LIMITS } from '../tests/support/stack-env';
 import { runNpmScript } from './lib/build';
 import { freePorts, startStack } from './lib/stack';
+import { readSysctl, writeSysctl } from './lib/sysctl';
 import { TEST_TOOLS } from './lib/test-tools';
 
 const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
 const SLOWEST_SUITES_SHOWN = 10;
+/**
+ * The compose tier's podman networks and the kubernetes tier's cluster both turn forwarding on, side by side;
+ * each puts back what it found, so the one that started second would put back the first one's setting. The run
+ * puts back what the machine had before either.
+ */
+const FORWARDING = 'net.ipv4.ip_forward';
+
+function restoreForwarding(before: string | undefined): void {
+  if (before === undefined || readSysctl(FORWARDING) === before) return;
+  try {
+    writeSysctl(FORWARDING, before);
+    log(`${FORWARDING} put back to ${before}`);
+  } catch (error) {
+    log(`${FORWARDING} could not be put back to ${before}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
 
 async function main(): Promise<number> {
   const jestArgs = process.argv.slice(2);
+  const forwardingBefore = readSysctl(FORWARDING);
   log("checking the stack's servers");
   ensureInfraInstalled(TEST_TOOLS.stack);
   // A folder per run, so two runs (two developers' terminals) never share data or ports.
@@ -87,6 +105,7 @@ async function main(): Promise<number> {
     return status;
   } finally {
     await stack.stop();
+    restoreForwarding(forwardingBefore);
     if (status === 0) rmSync(runDir, { recursive: true, force: true });
     else log(`the servers' logs are kept in ${stack.logDir}`);
   }

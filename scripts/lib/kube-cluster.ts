@@ -30,6 +30,7 @@ import {
   type ManagedProcess,
   type ToolName,
 } from '@logovote/devstack';
+import { readSysctl, writeSysctl } from './sysctl';
 
 /** The install-infra.sh tools the cluster runs: the node's (etcd, containerd, runc, CNI), Kubernetes' servers, CoreDNS. */
 export const CLUSTER_TOOLS = ['kube-node', 'kubernetes', 'coredns'];
@@ -98,18 +99,6 @@ function attempt(what: string, action: () => void): string | undefined {
   } catch (e) {
     return `${what}: ${e instanceof Error ? e.message : String(e)}`;
   }
-}
-
-function readSysctl(name: string): string | undefined {
-  try {
-    return fs.readFileSync(path.join('/proc/sys', ...name.split('.')), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-}
-
-function writeSysctl(name: string, value: string): void {
-  fs.writeFileSync(path.join('/proc/sys', ...name.split('.')), value);
 }
 
 function makeCertificates(pki: string): void {
