@@ -1,7 +1,8 @@
 import { MAX_ATTRIBUTES_PER_POLL } from '@logovote/contracts/limits';
-import { Button, CheckIcon, cn, Icon, Input, Label, XIcon } from '@logovote/ui';
+import { Button, CheckIcon, cn, Icon, Input, Label } from '@logovote/ui';
 import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
 
+import { RemovableChip } from './RemovableChip';
 import { addAttribute, ATTRIBUTE_PRESET_NAMES, isChosen, isFull, removeAttribute, togglePreset } from './attribute-choice';
 
 type Props = { value: readonly string[]; onChange: (attributes: string[]) => void; disabled?: boolean };
@@ -160,22 +161,7 @@ function ChosenAttributes({ value, onRemove }: { value: readonly string[]; onRem
   return (
     <ul className="flex flex-wrap gap-2" aria-label="Chosen attributes">
       {value.map((name) => (
-        <li
-          key={name}
-          data-testid="attribute-chosen"
-          className="flex max-w-full items-center gap-1 rounded-full border border-border bg-muted/40 py-0.5 pr-0.5 pl-3 text-sm"
-        >
-          <span className="min-w-0 break-words">{name}</span>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="size-7 shrink-0 rounded-full"
-            aria-label={`Remove ${name}`}
-            onClick={() => onRemove(name)}
-          >
-            <XIcon />
-          </Button>
-        </li>
+        <RemovableChip key={name} testId="attribute-chosen" name={name} removeLabel={`Remove ${name}`} onRemove={() => onRemove(name)} />
       ))}
     </ul>
   );

@@ -1,6 +1,8 @@
 import { MAX_CHANNEL_NAME_LENGTH, MAX_CHANNELS_PER_POLL } from '@logovote/contracts/limits';
-import { Button, Input, Label, XIcon } from '@logovote/ui';
+import { Button, Input, Label } from '@logovote/ui';
 import { useId, useState, type FormEvent } from 'react';
+
+import { RemovableChip } from './RemovableChip';
 
 type Props = { value: readonly string[]; onChange: (channels: string[]) => void; disabled?: boolean };
 
@@ -42,22 +44,12 @@ export function ChannelsChoice({ value, onChange, disabled }: Props) {
       {value.length > 0 && (
         <ul className="flex flex-wrap gap-2" aria-label="Channels">
           {value.map((name) => (
-            <li
+            <RemovableChip
               key={name}
-              className="flex max-w-full items-center gap-1 rounded-full border border-border bg-muted/40 py-0.5 pr-0.5 pl-3 text-sm"
-            >
-              <span className="min-w-0 break-words">{name}</span>
-              <Button
-                type="button"
-                variant="ghost"
-                size="icon"
-                className="size-7 shrink-0 rounded-full"
-                aria-label={`Remove channel ${name}`}
-                onClick={() => onChange(value.filter((channel) => channel !== name))}
-              >
-                <XIcon />
-              </Button>
-            </li>
+              name={name}
+              removeLabel={`Remove channel ${name}`}
+              onRemove={() => onChange(value.filter((channel) => channel !== name))}
+            />
           ))}
         </ul>
       )}
